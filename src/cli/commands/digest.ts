@@ -1,0 +1,41 @@
+import { digestTools } from "../../core/digest.js";
+import { prettyJson } from "../../core/pretty-json.js";
+import { parseJson } from "../../core/strict-json.js";
+import { toolsFromDump } from "../../core/tools-list.js";
+import { readInput } from "../../sources/read-input.js";
+import { parseCommandArgs } from "../args.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+import { renderServerDigests } from "../render/digest-text.js";
+
+export const help = `Usage: contractpin digest [FILE|-] [--json]
+
+Computes the contract digests of a tools/list dump: each tool's digest and
+field digests, and the server digest (spec sections 2-4). Reads FILE, or
+standard input when FILE is - or absent.
+
+Accepted dumps:
+  a tools/list result           {"tools": [...]}
+  a JSON-RPC response           {"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}
+  a paginated dump              [page, page, ...]  (every page but the last has a nextCursor)
+
+Options:
+  --json    print the lock file's per-server object (tool_count, digest, tools),
+            pretty-printed with sorted keys
+  --help    show this help
+
+Exit codes: 0 digests printed; 2 the input was rejected (one line on stderr says why).
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "digest",
+    args,
+    { json: { type: "boolean" } },
+    1,
+  );
+  const tools = toolsFromDump(parseJson(await readInput(positionals[0] ?? "-")));
+  const digests = digestTools(tools);
+  await io.out(values.json ? prettyJson(digests) + "\n" : renderServerDigests(digests, io.color));
+  return EXIT.OK;
+}

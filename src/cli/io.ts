@@ -1,0 +1,24 @@
+/** Where a command writes, and whether it may use colour. Injected so commands stay testable. */
+export interface Io {
+  out(text: string): Promise<void>;
+  err(text: string): Promise<void>;
+  /** True when stdout is a terminal and NO_COLOR is unset. */
+  color: boolean;
+}
+
+function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
+  return (text) =>
+    new Promise((resolve, reject) => {
+      stream.write(text, (err) => (err ? reject(err) : resolve()));
+    });
+}
+
+/** The process's own stdout and stderr. Colour only on a TTY, never under NO_COLOR (any value but ""). */
+export function processIo(): Io {
+  const noColor = process.env["NO_COLOR"] !== undefined && process.env["NO_COLOR"] !== "";
+  return {
+    out: writer(process.stdout),
+    err: writer(process.stderr),
+    color: process.stdout.isTTY === true && !noColor,
+  };
+}

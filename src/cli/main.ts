@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { ContractpinError } from "../core/errors.js";
+import { EXIT, exitForError } from "./exit-code.js";
+import { processIo, type Io } from "./io.js";
+
+interface CommandModule {
+  help: string;
+  run(args: string[], io: Io): Promise<number>;
+}
+
+// Each command is imported only when it runs, so a quick command never pays
+// for the modules (and libraries) of a heavier one.
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  digest: {
+    summary: "print the contract digests of a tools/list dump",
+    load: () => import("./commands/digest.js"),
+  },
+  canonicalize: {
+    summary: "print the canonical JSON of one value",
+    load: () => import("./commands/canonicalize.js"),
+  },
+};
+
+const HELP = `contractpin: pin the contracts of MCP tools and fail CI when they change
+
+Usage: contractpin <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  .join("\n")}
+
+Run 'contractpin <command> --help' for a command's options.
+
+Exit codes: 0 success (every server matches); 1 drift or an unreachable server;
+2 contractpin could not run (bad arguments, bad input, missing or corrupt lock).
+Set NO_COLOR to turn colour off; CONTRACTPIN_DEBUG=1 shows stack traces of internal errors.
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Runs one command line; returns the exit code. */
+async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    await io.out(HELP);
+    return name === undefined ? EXIT.ERROR : EXIT.OK;
+  }
+  if (name === "--version" || name === "-V") {
+    await io.out(`${version()}\n`);
+    return EXIT.OK;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
+    throw new ContractpinError(
+      "USAGE",
+      `unknown command '${name}' (run 'contractpin --help' for the list)`,
+    );
+  }
+  const command = await entry.load();
+  const own = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (own.includes("--help") || own.includes("-h")) {
+    await io.out(command.help);
+    return EXIT.OK;
+  }
+  return command.run(rest, io);
+}
+
+const io = processIo();
+try {
+  process.exitCode = await main(process.argv.slice(2), io);
+} catch (err) {
+  const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
+  await io.err(`${message}\n`).catch(() => undefined);
+  process.exitCode = code;
+}

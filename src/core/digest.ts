@@ -1,0 +1,120 @@
+import * as crypto from "node:crypto";
+import { canonicalize } from "./canonical-json.js";
+import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
+import { ContractpinError } from "./errors.js";
+import { setMember, type JsonValue } from "./json-value.js";
+
+/** A digest as written in the lock: `sha256:` and 64 lowercase hex digits (spec 4.1). */
+export type Digest = `sha256:${string}`;
+
+/** The digests of one tool, as recorded in the lock (spec 5). */
+export interface ToolDigests {
+  /** Digest of the whole contract (spec 4.1). */
+  digest: Digest;
+  /** Digest of each field present in the contract (spec 4.2), in canonical key order. */
+  fields: Partial<Record<ContractField, Digest>>;
+}
+
+/** The digests of one server's tool list: the per-server object of the lock (spec 5). */
+export interface ServerDigests {
+  tool_count: number;
+  /** Server digest (spec 4.3). */
+  digest: Digest;
+  /** Keyed by tool name; `__proto__` is an ordinary own key. */
+  tools: Record<string, ToolDigests>;
+}
+
+// crypto.hash (Node >= 20.12) skips the Hash object; createHash is the fallback.
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "hex")
+    : (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+
+/**
+ * `sha256:` + hex SHA-256 of the UTF-8 bytes of `canonical`. The text must be
+ * well-formed UTF-16 (canonicalize guarantees it), so its UTF-8 is exact.
+ */
+export function digestOfCanonical(canonical: string): Digest {
+  return `sha256:${sha256Hex(canonical)}`;
+}
+
+/** The digest of any JSON value: SHA-256 of its canonical bytes. */
+export function digestValue(value: unknown): Digest {
+  return digestOfCanonical(canonicalize(value));
+}
+
+/** Canonical bytes of a contract and of each of its fields, each field canonicalized once. */
+function canonicalParts(contract: Contract): {
+  canonical: string;
+  fields: [ContractField, string][];
+} {
+  const fields: [ContractField, string][] = [];
+  let canonical = "{";
+  for (const field of CONTRACT_FIELDS) {
+    if (!Object.hasOwn(contract, field)) continue;
+    const fieldCanonical = canonicalize(contract[field]);
+    fields.push([field, fieldCanonical]);
+    // The field names are plain ASCII, so their quoted form is their canonical form.
+    canonical += `${canonical.length > 1 ? "," : ""}"${field}":${fieldCanonical}`;
+  }
+  return { canonical: canonical + "}", fields };
+}
+
+/** The tool digest of a tool definition (spec 4.1). */
+export function toolDigest(tool: JsonValue): Digest {
+  return digestOfCanonical(canonicalParts(contractOf(tool)).canonical);
+}
+
+/** The field digests of a tool definition (spec 4.2). */
+export function fieldDigests(tool: JsonValue): ToolDigests["fields"] {
+  return digestContract(contractOf(tool)).fields;
+}
+
+/** Tool digest and field digests of a contract, from one canonicalization of each field. */
+export function digestContract(contract: Contract): ToolDigests {
+  const { canonical, fields } = canonicalParts(contract);
+  const out: ToolDigests["fields"] = {};
+  for (const [field, fieldCanonical] of fields) out[field] = digestOfCanonical(fieldCanonical);
+  return { digest: digestOfCanonical(canonical), fields: out };
+}
+
+/**
+ * The server digest (spec 4.3): the digest of the object mapping every tool
+ * name to its tool digest.
+ */
+export function serverDigest(
+  toolDigests: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
+): Digest {
+  const entries = toolDigests instanceof Map ? [...toolDigests] : Object.entries(toolDigests);
+  const object: Record<string, string> = {};
+  for (const [name, digest] of entries) setMember(object, name, digest);
+  return digestValue(object);
+}
+
+/**
+ * Digests a server's tool list (spec 2-4): each tool's contract, field and
+ * tool digests, and the server digest, shaped as the lock's per-server object.
+ *
+ * @param tools the `tools` of every tools/list page, in order.
+ * @throws ContractpinError TOOLS_DUPLICATE_NAME, or the errors of contractOf / canonicalize.
+ */
+export function digestTools(tools: readonly JsonValue[]): ServerDigests {
+  const byName = new Map<string, ToolDigests>();
+  tools.forEach((tool, index) => {
+    const contract = contractOf(tool, `tool ${index}`);
+    if (byName.has(contract.name)) {
+      throw new ContractpinError(
+        "TOOLS_DUPLICATE_NAME",
+        `two tools are named ${JSON.stringify(contract.name)} (tool ${index} repeats an earlier one)`,
+      );
+    }
+    byName.set(contract.name, digestContract(contract));
+  });
+  const toolsObject: Record<string, ToolDigests> = {};
+  const names: Record<string, string> = {};
+  for (const [name, digests] of byName) {
+    setMember(toolsObject, name, digests);
+    setMember(names, name, digests.digest);
+  }
+  return { tool_count: byName.size, digest: serverDigest(names), tools: toolsObject };
+}

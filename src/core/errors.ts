@@ -1,0 +1,53 @@
+/**
+ * Every error contractpin raises on purpose carries a stable code. Tests and
+ * callers branch on the code, never on the wording; the CLI maps codes to exit
+ * codes in one place (src/cli/exit-code.ts).
+ */
+
+/** Codes raised by the strict JSON parser (spec 3.3, 3.8). */
+export type JsonErrorCode =
+  | "JSON_SYNTAX"
+  | "JSON_TRAILING_CONTENT"
+  | "JSON_DUPLICATE_KEY"
+  | "JSON_LONE_SURROGATE"
+  | "JSON_NUMBER_OVERFLOW"
+  | "JSON_INVALID_UTF8"
+  | "JSON_TOO_DEEP";
+
+/** Codes raised by the canonicalizer for values that are not JSON (spec 3.8). */
+export type CanonicalErrorCode =
+  | "CANON_NON_FINITE_NUMBER"
+  | "CANON_LONE_SURROGATE"
+  | "CANON_UNSUPPORTED_TYPE"
+  | "CANON_NON_PLAIN_OBJECT"
+  | "CANON_ARRAY_HOLE"
+  | "CANON_TOO_DEEP";
+
+/** Codes raised while turning tools/list data into contracts and digests (spec 2, 4). */
+export type ToolsErrorCode =
+  "TOOL_NOT_OBJECT" | "TOOL_NAME_INVALID" | "TOOLS_DUPLICATE_NAME" | "DUMP_INVALID";
+
+/** Codes raised at the edges: the command line and the files it names. */
+export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE";
+
+export type ErrorCode = JsonErrorCode | CanonicalErrorCode | ToolsErrorCode | CliErrorCode;
+
+/** An expected failure with a stable machine-readable code. */
+export class ContractpinError<C extends string = ErrorCode> extends Error {
+  /** Stable identifier of what went wrong. */
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ContractpinError";
+    this.code = code;
+  }
+}
+
+/** True when `err` is a ContractpinError (optionally with one of `codes`). */
+export function isContractpinError(
+  err: unknown,
+  ...codes: string[]
+): err is ContractpinError<string> {
+  return err instanceof ContractpinError && (codes.length === 0 || codes.includes(err.code));
+}

@@ -1,0 +1,22 @@
+/**
+ * contractpin's library API: the pure core (strict JSON, canonical JSON,
+ * contracts and digests). Everything here is deterministic and does no IO.
+ */
+export { parseJson, MAX_DEPTH, type ParseOptions } from "./core/strict-json.js";
+export { canonicalize, CANONICALIZATION } from "./core/canonical-json.js";
+export { contractOf, CONTRACT_FIELDS, type Contract, type ContractField } from "./core/contract.js";
+export {
+  toolDigest,
+  fieldDigests,
+  serverDigest,
+  digestTools,
+  digestContract,
+  digestValue,
+  type Digest,
+  type ToolDigests,
+  type ServerDigests,
+} from "./core/digest.js";
+export { toolsFromDump, pageOf, type ToolsPage } from "./core/tools-list.js";
+export { prettyJson } from "./core/pretty-json.js";
+export { ContractpinError, isContractpinError, type ErrorCode } from "./core/errors.js";
+export type { JsonValue, JsonObject } from "./core/json-value.js";
