@@ -8,6 +8,9 @@ point.  Usage (from any directory):
 
     python3 tests/make_vectors.py          # write tests/vectors.json
     python3 tests/make_vectors.py --check  # exit 1 if tests/vectors.json is stale
+    python3 tests/make_vectors.py --digest-dump FILE
+        # the lock's per-server object for a tools/list dump, computed here:
+        # the independent side of the interop and end-to-end tests
 """
 import hashlib
 import json
@@ -761,7 +764,32 @@ def build():
     return text
 
 
+def dump_tools(doc):
+    """The tools of a dump: a tools/list result, a JSON-RPC response carrying one,
+    or an array of such pages (every page but the last has a nextCursor)."""
+    pages = doc if isinstance(doc, list) else [doc]
+    tools = []
+    for i, page in enumerate(pages):
+        if isinstance(page, dict) and "jsonrpc" in page:
+            page = page["result"]
+        cursor = page.get("nextCursor")
+        if (cursor is None) != (i == len(pages) - 1):
+            raise ValueError(f"page {i}: nextCursor does not match its place in the dump")
+        tools.extend(page["tools"])
+    return tools
+
+
+def digest_dump(path):
+    with open(path, "rb") as fh:
+        result = server_result(dump_tools(parse_bytes(fh.read())))
+    result["tool_count"] = int(result["tool_count"])
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--digest-dump":
+        return digest_dump(argv[2])
     text = build()
     if argv[1:] == ["--check"]:
         try:
@@ -793,7 +821,7 @@ def main(argv):
         print(f"  first differing line: {first + 1}", file=sys.stderr)
         return 1
     if argv[1:]:
-        print("usage: make_vectors.py [--check]", file=sys.stderr)
+        print("usage: make_vectors.py [--check | --digest-dump FILE]", file=sys.stderr)
         return 2
     with open(OUT_PATH, "wb") as fh:
         fh.write(text.encode("utf-8"))

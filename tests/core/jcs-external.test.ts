@@ -1,0 +1,28 @@
+// The RFC 8785 reference implementation's own test data, from ../shared (never copied
+// into the project): every input must canonicalize to its output, byte for byte.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { canonicalize } from "../../src/core/canonical-json.js";
+import { parseJson } from "../../src/core/strict-json.js";
+
+const root = new URL("../../../shared/external/jcs-testdata/", import.meta.url);
+const names = readdirSync(new URL("input/", root)).filter((n) => n.endsWith(".json"));
+
+describe("RFC 8785 reference test data", () => {
+  it("is present (six pairs)", () => {
+    assert.ok(names.length >= 6, `found ${names.length} inputs`);
+  });
+  for (const name of names) {
+    it(name, () => {
+      const expected = readFileSync(new URL(`output/${name}`, root));
+      const hex = readFileSync(new URL(`outhex/${name.replace(/\.json$/, ".txt")}`, root), "utf8");
+      assert.equal(expected.toString("hex"), hex.replace(/\s+/g, "").toLowerCase());
+      const actual = Buffer.from(
+        canonicalize(parseJson(readFileSync(new URL(`input/${name}`, root)))),
+        "utf8",
+      );
+      assert.equal(actual.toString("hex"), expected.toString("hex"));
+    });
+  }
+});

@@ -1,0 +1,57 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The built CLI, as `npm test` builds it and as the package's bin runs it. */
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `contractpin ARGS` to completion, without a TTY and without colour settings of the caller. */
+export function runCli(
+  args: string[],
+  options: {
+    input?: string | Uint8Array;
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+  } = {},
+): CliResult {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+  };
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    input: options.input ?? "",
+    cwd: options.cwd ?? ROOT,
+    env: { ...env, ...options.env },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Asserts one line on stderr, no stack trace. */
+export function oneLine(stderr: string): boolean {
+  return (
+    stderr.endsWith("\n") && stderr.trimEnd().split("\n").length === 1 && !/\n\s+at /.test(stderr)
+  );
+}
+
+/** The per-server object for a dump, computed by the independent Python implementation. */
+export function pythonDigest(path: string): unknown {
+  const r = spawnSync(
+    "python3",
+    [fileURLToPath(new URL("../make_vectors.py", import.meta.url)), "--digest-dump", path],
+    {
+      encoding: "utf8",
+    },
+  );
+  if (r.status !== 0) throw new Error(`make_vectors.py --digest-dump failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
