@@ -18,7 +18,12 @@ export const EXIT = {
  */
 export function exitForError(err: unknown, debug: boolean): { code: number; message: string } {
   if (isContractpinError(err)) {
-    return { code: EXIT.ERROR, message: `contractpin: ${err.message}` };
+    // A server that could not be read while pinning is the server's failure (1), not contractpin's (2).
+    const code = err.code === "SERVER_UNREADABLE" ? EXIT.DRIFT : EXIT.ERROR;
+    const detail = ((err as { detail?: string[] }).detail ?? [])
+      .map((line) => `\n  | ${line}`)
+      .join("");
+    return { code, message: `contractpin: ${err.message}${detail}` };
   }
   const detail =
     err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);

@@ -4,6 +4,10 @@ export interface Io {
   err(text: string): Promise<void>;
   /** True when stdout is a terminal and NO_COLOR is unset. */
   color: boolean;
+  /** True when stderr is a terminal: live progress may redraw lines there. */
+  interactive: boolean;
+  /** Aborted on Ctrl-C or SIGTERM, so that servers are shut down before exit. */
+  signal?: AbortSignal;
 }
 
 function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
@@ -20,5 +24,6 @@ export function processIo(): Io {
     out: writer(process.stdout),
     err: writer(process.stderr),
     color: process.stdout.isTTY === true && !noColor,
+    interactive: process.stderr.isTTY === true,
   };
 }

@@ -12,6 +12,23 @@ interface CommandModule {
 // Each command is imported only when it runs, so a quick command never pays
 // for the modules (and libraries) of a heavier one.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  init: {
+    summary: "create the lock, or re-pin every server in it (--force)",
+    load: () => import("./commands/init.js"),
+  },
+  add: {
+    summary: "pin one server (a dump file, an HTTP URL, or a stdio command)",
+    load: () => import("./commands/add.js"),
+  },
+  verify: {
+    summary: "compare live servers with the lock; exit 1 on any drift",
+    load: () => import("./commands/verify.js"),
+  },
+  update: {
+    summary: "re-pin some or all servers and show what changed",
+    load: () => import("./commands/update.js"),
+  },
+  remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
   digest: {
     summary: "print the contract digests of a tools/list dump",
     load: () => import("./commands/digest.js"),

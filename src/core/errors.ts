@@ -27,10 +27,30 @@ export type CanonicalErrorCode =
 export type ToolsErrorCode =
   "TOOL_NOT_OBJECT" | "TOOL_NAME_INVALID" | "TOOLS_DUPLICATE_NAME" | "DUMP_INVALID";
 
-/** Codes raised at the edges: the command line and the files it names. */
-export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE";
+/** Codes raised when reading or writing the lock (spec 5): each is exit 2. */
+export type LockErrorCode =
+  | "LOCK_MISSING"
+  | "LOCK_CORRUPT"
+  | "LOCK_VERSION_UNSUPPORTED"
+  | "LOCK_ALGORITHM_UNSUPPORTED"
+  | "LOCK_CANONICALIZATION_UNSUPPORTED"
+  | "LOCK_EXISTS"
+  | "LOCK_WRITE_FAILED";
 
-export type ErrorCode = JsonErrorCode | CanonicalErrorCode | ToolsErrorCode | CliErrorCode;
+/** Codes raised for a server definition: a secret that would be written, a reference that cannot be expanded. */
+export type SourceErrorCode =
+  "SECRET_IN_DEFINITION" | "ENV_UNSET" | "SOURCE_INVALID" | "SERVER_UNREADABLE";
+
+/** Codes raised at the edges: the command line and the files it names. */
+export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN";
+
+export type ErrorCode =
+  | JsonErrorCode
+  | CanonicalErrorCode
+  | ToolsErrorCode
+  | LockErrorCode
+  | SourceErrorCode
+  | CliErrorCode;
 
 /** An expected failure with a stable machine-readable code. */
 export class ContractpinError<C extends string = ErrorCode> extends Error {

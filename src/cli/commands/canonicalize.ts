@@ -1,6 +1,6 @@
 import { canonicalize } from "../../core/canonical-json.js";
 import { parseJson } from "../../core/strict-json.js";
-import { readInput } from "../../sources/read-input.js";
+import { readInput } from "../../io/read-input.js";
 import { parseCommandArgs } from "../args.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";

@@ -2,7 +2,7 @@ import { digestTools } from "../../core/digest.js";
 import { prettyJson } from "../../core/pretty-json.js";
 import { parseJson } from "../../core/strict-json.js";
 import { toolsFromDump } from "../../core/tools-list.js";
-import { readInput } from "../../sources/read-input.js";
+import { readInput } from "../../io/read-input.js";
 import { parseCommandArgs } from "../args.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";

@@ -1,0 +1,129 @@
+import { relative, resolve, sep } from "node:path";
+import { ContractpinError } from "../../core/errors.js";
+import { timestamp, type Lock } from "../../core/lock.js";
+import { setMember } from "../../core/json-value.js";
+import type { ServerSource } from "../../core/server-source.js";
+import { safeSource } from "../../core/source-policy.js";
+import { readDigests } from "../../engine/pin.js";
+import { readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import { LOCK_HELP, LOCK_OPTIONS, READ_HELP, READ_OPTIONS, readContext } from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+import { renderPinned } from "../render/pin-text.js";
+
+export const help = `Usage: contractpin add NAME (--file PATH | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
+                       [--env K=V]... [--cwd DIR] [options]
+
+Reads one server and pins it into the lock, creating the lock if needed.
+
+Sources (exactly one):
+  --file PATH          a tools/list dump (a result, a JSON-RPC response, or an array of pages)
+  --url URL            a Streamable HTTP (or legacy SSE) endpoint
+  -- COMMAND [ARG...]  a stdio server, spawned directly (no shell)
+
+Options:
+  --header 'K: V'      an HTTP header (repeatable). Only a value with a \${VAR} reference,
+                       such as 'Authorization: Bearer \${TOKEN}', is written to the lock
+                       (and expanded from the environment at run time); a literal value
+                       is used for this read and never written
+  --env K=V            environment for a stdio server (repeatable). Write secrets as
+                       references: --env 'API_KEY=\${API_KEY}'. A literal value whose name or
+                       shape looks like a credential is refused (exit 2)
+  --cwd DIR            working directory of a stdio server
+${LOCK_HELP}
+${READ_HELP}
+  --help               show this help
+
+Paths (--file, --cwd) are written relative to the lock's directory.
+Exit codes: 0 pinned; 1 the server could not be read; 2 bad arguments or lock.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const dashes = args.indexOf("--");
+  const own = dashes === -1 ? args : args.slice(0, dashes);
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommandArgs(
+    "add",
+    own,
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      file: { type: "string" },
+      url: { type: "string" },
+      header: { type: "string", multiple: true },
+      env: { type: "string", multiple: true },
+      cwd: { type: "string" },
+    },
+    1,
+  );
+  const name = positionals[0];
+  if (name === undefined || name === "") throw usage("add needs a server NAME");
+  const { ctx } = readContext(values.lock, values, io.signal);
+  const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
+    (x) => x !== undefined,
+  );
+  if (given.length !== 1)
+    throw usage("add needs exactly one source: --file PATH, --url URL, or -- COMMAND [ARG...]");
+
+  let source: ServerSource;
+  const liveHeaders: Record<string, string> = {};
+  if (values.file !== undefined) {
+    source = { transport: "file", path: lockRelative(ctx.lockDir, values.file) };
+  } else if (values.url !== undefined) {
+    for (const header of values.header ?? []) {
+      const m = /^([^:\s]+)\s*:\s?(.*)$/s.exec(header);
+      if (!m) throw usage(`--header takes 'Name: value', not '${header}'`);
+      liveHeaders[m[1]!] = m[2]!;
+    }
+    source = { transport: "http", url: values.url, headers: liveHeaders };
+  } else {
+    if (command.length === 0) throw usage("add needs a COMMAND after --");
+    source = { transport: "stdio", command };
+    if (values.env !== undefined) source.env = parseEnv(values.env);
+    if (values.cwd !== undefined) source.cwd = lockRelative(ctx.lockDir, values.cwd);
+  }
+  if (source.transport !== "stdio" && (values.env !== undefined || values.cwd !== undefined)) {
+    throw usage("--env and --cwd apply only to a stdio server (-- COMMAND)");
+  }
+  if (source.transport !== "http" && values.header !== undefined)
+    throw usage("--header applies only to --url");
+
+  const { source: safe, warnings } = safeSource(name, source);
+  const previous = await readLockIfExists(values.lock);
+  if (previous !== undefined && Object.hasOwn(previous.servers, name)) {
+    throw usage(
+      `server '${name}' is already pinned in ${values.lock}; re-pin it with 'contractpin update ${name}'`,
+    );
+  }
+  for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
+
+  // The read uses the headers as given; the lock gets only the safe definition.
+  const digests = await readDigests(name, source, ctx);
+  const servers = { ...(previous?.servers ?? {}) };
+  setMember(servers, name, { ...safe, ...digests });
+  const lock: Lock = { generated_at: timestamp(new Date()), servers };
+  await writeLock(values.lock, lock, previous);
+  await io.out(renderPinned("pinned", name, servers[name]!, values.lock));
+  return EXIT.OK;
+}
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw usage(`--env takes K=V, not '${pair}'`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+/** A path as the lock stores it: relative to the lock's directory, with forward slashes. */
+function lockRelative(lockDir: string, path: string): string {
+  const rel = relative(lockDir, resolve(path));
+  return (rel === "" ? "." : rel).split(sep).join("/");
+}
+
+function usage(message: string): ContractpinError {
+  return new ContractpinError("USAGE", `${message} (see 'contractpin add --help')`);
+}

@@ -1,0 +1,58 @@
+import { compareServer } from "../../core/compare.js";
+import { setMember } from "../../core/json-value.js";
+import { timestamp, type PinnedServer } from "../../core/lock.js";
+import { repinAll } from "../../engine/repin.js";
+import { readLock, writeLock } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import {
+  knownServers,
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+} from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+import { renderChanges } from "../render/pin-text.js";
+
+export const help = `Usage: contractpin update [NAME...] [options]
+
+Re-reads the named servers (or every server in the lock), re-pins them, and
+prints what changed. The lock is rewritten only when something did change.
+If any server cannot be read, nothing is written (exit 1).
+
+Options:
+${LOCK_HELP}
+${READ_HELP}
+  --help               show this help
+
+Exit codes: 0 updated; 1 a server could not be read; 2 bad arguments, unknown
+server, missing or corrupt lock.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "update",
+    args,
+    { ...LOCK_OPTIONS, ...READ_OPTIONS },
+    Infinity,
+  );
+  const { ctx, concurrency } = readContext(values.lock, values, io.signal);
+  const previous = await readLock(values.lock);
+  const names = positionals.length > 0 ? positionals : Object.keys(previous.servers).sort();
+  knownServers(names, previous.servers, values.lock);
+  const repinned = await repinAll(names, previous.servers, ctx, concurrency);
+  const servers: Record<string, PinnedServer> = { ...previous.servers };
+  for (const [name, server] of repinned) setMember(servers, name, server);
+  const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
+  const written = await writeLock(
+    values.lock,
+    { generated_at: timestamp(new Date()), servers },
+    previous,
+  );
+  await io.out(
+    renderChanges(changes) + (written ? `wrote ${values.lock}\n` : `${values.lock} is unchanged\n`),
+  );
+  return EXIT.OK;
+}

@@ -1,0 +1,69 @@
+import { verifyExitCode } from "../../core/compare.js";
+import { mapConcurrent } from "../../engine/concurrency.js";
+import { verifyServer } from "../../engine/verify.js";
+import { readLock } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import {
+  knownServers,
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+} from "../common.js";
+import type { Io } from "../io.js";
+import { renderVerifyJson } from "../render/verify-json.js";
+import { renderVerifyText } from "../render/verify-text.js";
+
+export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--json] [options]
+
+Reads every pinned server (or only the named ones) and compares each tool's
+contract with the lock (spec 6): a tool in the lock but not live is removed,
+live but not in the lock is added, in both with another digest is drifted
+(with the fields that moved), else unchanged.
+
+Options:
+  --server NAME        verify only this server (repeatable)
+  --allow-new          report added tools without failing
+  --json               print one JSON report (schema in the README)
+${LOCK_HELP}
+${READ_HELP}
+  --help               show this help
+
+Exit codes:
+  0  every selected server matches the lock
+  1  a tool drifted, was added (without --allow-new) or removed, or a server
+     could not be read: "could not check" never passes
+  2  contractpin could not run: bad arguments, an unknown --server, a missing
+     or corrupt lock
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs(
+    "verify",
+    args,
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      server: { type: "string", multiple: true },
+      "allow-new": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    0,
+  );
+  const { ctx, concurrency } = readContext(values.lock, values, io.signal);
+  const lock = await readLock(values.lock);
+  const names = values.server ?? Object.keys(lock.servers).sort();
+  knownServers(names, lock.servers, values.lock);
+  const allowNew = values["allow-new"] === true;
+  const findings = await mapConcurrent(names, concurrency, (name) =>
+    verifyServer(name, lock.servers[name]!, ctx, { allowNew }),
+  );
+  const exitCode = verifyExitCode(findings);
+  if (values.json) {
+    await io.out(renderVerifyJson(values.lock, findings, { allowNew, exitCode }));
+  } else {
+    await io.out(renderVerifyText(findings, io.color));
+  }
+  return exitCode;
+}

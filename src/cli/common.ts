@@ -1,0 +1,66 @@
+import { dirname, resolve } from "node:path";
+import { ContractpinError } from "../core/errors.js";
+import type { ReadContext } from "../sources/read-tools.js";
+
+/** Options every lock command takes. */
+export const LOCK_OPTIONS = {
+  lock: { type: "string", default: "contractpin.lock" },
+} as const;
+
+/** Options of the commands that read servers. */
+export const READ_OPTIONS = {
+  timeout: { type: "string", default: "30" },
+  concurrency: { type: "string", default: "8" },
+} as const;
+
+export const LOCK_HELP = `  --lock PATH          the lock file (default ./contractpin.lock); relative paths in it
+                       resolve against its directory`;
+export const READ_HELP = `  --timeout SECONDS    give up on a server after this long (default 30; fractions allowed)
+  --concurrency N      read at most N servers at once (default 8)`;
+
+/** Parses --timeout and --concurrency, and the context servers are read in. */
+export function readContext(
+  lockPath: string,
+  values: { timeout?: string; concurrency?: string },
+  signal?: AbortSignal,
+): { ctx: ReadContext; concurrency: number } {
+  const seconds = Number(values.timeout ?? "30");
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new ContractpinError(
+      "USAGE",
+      `--timeout takes a positive number of seconds, not '${values.timeout}'`,
+    );
+  }
+  const concurrency = Number(values.concurrency ?? "8");
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ContractpinError(
+      "USAGE",
+      `--concurrency takes a whole number of at least 1, not '${values.concurrency}'`,
+    );
+  }
+  const ctx: ReadContext = {
+    lockDir: dirname(resolve(lockPath)),
+    env: process.env,
+    timeoutMs: seconds * 1000,
+  };
+  if (signal !== undefined) ctx.signal = signal;
+  return { ctx, concurrency };
+}
+
+/** Checks that every named server is in the lock; an unknown name is exit 2. */
+export function knownServers(
+  names: readonly string[],
+  servers: Record<string, unknown>,
+  lockPath: string,
+): void {
+  for (const name of names) {
+    if (!Object.hasOwn(servers, name)) {
+      const known = Object.keys(servers);
+      const list = known.length > 0 ? `; it pins: ${known.join(", ")}` : "; it pins no servers";
+      throw new ContractpinError(
+        "SERVER_UNKNOWN",
+        `no server named '${name}' in ${lockPath}${list}`,
+      );
+    }
+  }
+}

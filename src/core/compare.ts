@@ -1,0 +1,134 @@
+import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
+import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
+
+/** What happened to one tool between the lock and the live server (spec 6). */
+export type ToolStatus = "unchanged" | "drifted" | "added" | "removed";
+
+/** One tool's finding. */
+export interface ToolFinding {
+  name: string;
+  status: ToolStatus;
+  /** Digest in the lock (absent for an added tool). */
+  pinned?: Digest;
+  /** Digest on the live server (absent for a removed tool). */
+  live?: Digest;
+  /**
+   * For a drifted tool: the contract fields whose digests differ, or that one
+   * side has and the other lacks. Empty when the lock holds no field digests.
+   */
+  fields?: ContractField[];
+}
+
+/** A server's verdict: matches, drifted (a tool moved, was added or removed), or could not be read. */
+export type ServerStatus = "ok" | "drift" | "unreachable";
+
+/** One server's result: findings as data, rendered elsewhere. */
+export interface ServerFinding {
+  name: string;
+  status: ServerStatus;
+  /** For an unreachable server: why, in one line. */
+  error?: string;
+  /** Extra lines that explain an unreachable server (a child's last stderr lines). */
+  detail?: string[];
+  pinnedDigest: Digest;
+  liveDigest?: Digest;
+  /** Every tool of the lock and of the live server, sorted by name. */
+  tools: ToolFinding[];
+}
+
+/** Options of a comparison. */
+export interface CompareOptions {
+  /** An added tool is reported but does not fail the server (default false: spec 6). */
+  allowNew?: boolean;
+}
+
+/**
+ * Classifies every tool by name (spec 6): in the lock only, removed; live
+ * only, added; in both with different digests, drifted, with the fields that
+ * moved; else unchanged. Added tools fail the server unless `allowNew`.
+ */
+export function compareServer(
+  name: string,
+  pinned: ServerDigests,
+  live: ServerDigests,
+  options: CompareOptions = {},
+): ServerFinding {
+  const names = new Set([...Object.keys(pinned.tools), ...Object.keys(live.tools)]);
+  const tools: ToolFinding[] = [];
+  for (const tool of [...names].sort()) {
+    const p = Object.hasOwn(pinned.tools, tool) ? pinned.tools[tool] : undefined;
+    const l = Object.hasOwn(live.tools, tool) ? live.tools[tool] : undefined;
+    if (p === undefined) tools.push({ name: tool, status: "added", live: l!.digest });
+    else if (l === undefined) tools.push({ name: tool, status: "removed", pinned: p.digest });
+    else if (p.digest === l.digest)
+      tools.push({ name: tool, status: "unchanged", pinned: p.digest, live: l.digest });
+    else
+      tools.push({
+        name: tool,
+        status: "drifted",
+        pinned: p.digest,
+        live: l.digest,
+        fields: changedFields(p, l),
+      });
+  }
+  const fails = tools.some(
+    (t) =>
+      t.status === "drifted" ||
+      t.status === "removed" ||
+      (t.status === "added" && !options.allowNew),
+  );
+  return {
+    name,
+    status: fails ? "drift" : "ok",
+    pinnedDigest: pinned.digest,
+    liveDigest: live.digest,
+    tools,
+  };
+}
+
+/** A server that could not be read: never "ok" (spec 6). */
+export function unreachableServer(
+  name: string,
+  pinned: ServerDigests,
+  error: string,
+  detail?: string[],
+): ServerFinding {
+  const finding: ServerFinding = {
+    name,
+    status: "unreachable",
+    error,
+    pinnedDigest: pinned.digest,
+    tools: [],
+  };
+  if (detail !== undefined && detail.length > 0) finding.detail = detail;
+  return finding;
+}
+
+function changedFields(pinned: ToolDigests, live: ToolDigests): ContractField[] {
+  if (Object.keys(pinned.fields).length === 0) return [];
+  return CONTRACT_FIELDS.filter((f) => pinned.fields[f] !== live.fields[f]);
+}
+
+/** Counts for a summary line. */
+export interface Summary {
+  servers: Record<ServerStatus, number>;
+  tools: Record<ToolStatus, number>;
+}
+
+/** Tallies servers and tools by status. */
+export function summarize(findings: readonly ServerFinding[]): Summary {
+  const summary: Summary = {
+    servers: { ok: 0, drift: 0, unreachable: 0 },
+    tools: { unchanged: 0, drifted: 0, added: 0, removed: 0 },
+  };
+  for (const server of findings) {
+    summary.servers[server.status]++;
+    for (const tool of server.tools) summary.tools[tool.status]++;
+  }
+  return summary;
+}
+
+/** The exit code of a verification (spec 6): 0 when every server is ok, else 1. */
+export function verifyExitCode(findings: readonly ServerFinding[]): 0 | 1 {
+  return findings.every((s) => s.status === "ok") ? 0 : 1;
+}

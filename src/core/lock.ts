@@ -1,0 +1,244 @@
+import { CANONICALIZATION } from "./canonical-json.js";
+import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
+import { serverDigest, type Digest, type ServerDigests, type ToolDigests } from "./digest.js";
+import { ContractpinError, type LockErrorCode } from "./errors.js";
+import {
+  getMember,
+  isJsonObject,
+  pathKey,
+  setMember,
+  type JsonObject,
+  type JsonValue,
+} from "./json-value.js";
+import { prettyJson } from "./pretty-json.js";
+import { TRANSPORTS, type ServerSource } from "./server-source.js";
+
+/** The lock format this implementation reads and writes (spec 5). */
+export const LOCK_VERSION = "1";
+/** The only digest algorithm of format 1. */
+export const ALGORITHM = "sha256";
+
+/** A pinned server: how to reach it, and the digests of its tools. */
+export type PinnedServer = ServerSource & ServerDigests;
+
+/** The lock's content. The format constants are implied and written by {@link renderLock}. */
+export interface Lock {
+  /** UTC, `YYYY-MM-DDTHH:MM:SSZ`; informational. */
+  generated_at: string;
+  /** Keyed by the adopter's server names; `__proto__` is an ordinary own key. */
+  servers: Record<string, PinnedServer>;
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const SOURCE_KEYS: Record<ServerSource["transport"], { required: string[]; optional: string[] }> = {
+  stdio: { required: ["command"], optional: ["env", "cwd"] },
+  http: { required: ["url"], optional: ["headers"] },
+  file: { required: ["path"], optional: [] },
+};
+const DIGEST_KEYS = ["tool_count", "digest", "tools"];
+
+/**
+ * Checks the whole shape of a parsed lock (spec 5) and returns it typed.
+ * A lock whose server digest does not follow from its tool digests, or whose
+ * tool_count is off, was edited by hand: it is corrupt, not drift.
+ *
+ * @throws ContractpinError LOCK_VERSION_UNSUPPORTED, LOCK_ALGORITHM_UNSUPPORTED,
+ *   LOCK_CANONICALIZATION_UNSUPPORTED, or LOCK_CORRUPT naming the offending key.
+ */
+export function validateLock(value: JsonValue): Lock {
+  const root = object(value, "the lock");
+  const version = getMember(root, "contractpin");
+  if (version !== LOCK_VERSION) {
+    if (version === undefined)
+      corrupt("contractpin", 'is missing (expected the format version "1")');
+    fail(
+      "LOCK_VERSION_UNSUPPORTED",
+      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads version "1")`,
+    );
+  }
+  const algorithm = getMember(root, "algorithm");
+  if (algorithm !== ALGORITHM) {
+    if (algorithm === undefined) corrupt("algorithm", "is missing");
+    fail(
+      "LOCK_ALGORITHM_UNSUPPORTED",
+      `algorithm ${JSON.stringify(algorithm)} is not supported (expected "sha256")`,
+    );
+  }
+  const canonicalization = getMember(root, "canonicalization");
+  if (canonicalization !== CANONICALIZATION) {
+    if (canonicalization === undefined) corrupt("canonicalization", "is missing");
+    fail(
+      "LOCK_CANONICALIZATION_UNSUPPORTED",
+      `canonicalization ${JSON.stringify(canonicalization)} is not supported (expected "${CANONICALIZATION}")`,
+    );
+  }
+  const generatedAt = getMember(root, "generated_at");
+  if (typeof generatedAt !== "string" || !TIMESTAMP.test(generatedAt)) {
+    corrupt("generated_at", "must be a UTC timestamp like 2026-08-14T09:31:07Z");
+  }
+  onlyKeys(root, "", ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"]);
+  const servers = object(getMember(root, "servers"), "servers");
+  const out: Record<string, PinnedServer> = {};
+  for (const name of Object.keys(servers)) {
+    setMember(out, name, validateServer(servers[name]!, pathKey("servers", name)));
+  }
+  return { generated_at: generatedAt, servers: out };
+}
+
+function validateServer(value: JsonValue, where: string): PinnedServer {
+  const server = object(value, where);
+  const transport = getMember(server, "transport");
+  if (typeof transport !== "string" || !(TRANSPORTS as readonly string[]).includes(transport)) {
+    corrupt(`${where}.transport`, `must be one of ${TRANSPORTS.map((t) => `"${t}"`).join(", ")}`);
+  }
+  const keys = SOURCE_KEYS[transport as ServerSource["transport"]];
+  for (const key of keys.required) {
+    if (getMember(server, key) === undefined)
+      corrupt(`${where}.${key}`, `is required for transport "${transport}"`);
+  }
+  onlyKeys(server, where, ["transport", ...keys.required, ...keys.optional, ...DIGEST_KEYS]);
+  const source = validateSource(server, transport as ServerSource["transport"], where);
+
+  const tools = object(getMember(server, "tools"), `${where}.tools`);
+  const toolsOut: Record<string, ToolDigests> = {};
+  const names: Record<string, string> = {};
+  for (const name of Object.keys(tools)) {
+    const tool = validateTool(tools[name]!, pathKey(`${where}.tools`, name));
+    setMember(toolsOut, name, tool);
+    setMember(names, name, tool.digest);
+  }
+  const count = getMember(server, "tool_count");
+  const actual = Object.keys(tools).length;
+  if (typeof count !== "number" || !Number.isInteger(count))
+    corrupt(`${where}.tool_count`, "must be an integer");
+  if (count !== actual)
+    corrupt(`${where}.tool_count`, `is ${count} but the server has ${actual} tools`);
+  const digest = digestAt(getMember(server, "digest"), `${where}.digest`);
+  if (digest !== serverDigest(names)) {
+    corrupt(
+      `${where}.digest`,
+      "does not match the digest of its tools' digests (was the lock edited by hand?)",
+    );
+  }
+  return { ...source, tool_count: count, digest, tools: toolsOut };
+}
+
+function validateSource(
+  server: JsonObject,
+  transport: ServerSource["transport"],
+  where: string,
+): ServerSource {
+  switch (transport) {
+    case "stdio": {
+      const command = getMember(server, "command");
+      if (
+        !Array.isArray(command) ||
+        command.length === 0 ||
+        !command.every((a) => typeof a === "string")
+      ) {
+        corrupt(`${where}.command`, "must be a non-empty array of strings (argv)");
+      }
+      const source: ServerSource = { transport, command: command as string[] };
+      const env = getMember(server, "env");
+      if (env !== undefined) source.env = stringRecord(env, `${where}.env`);
+      const cwd = getMember(server, "cwd");
+      if (cwd !== undefined) source.cwd = nonEmptyString(cwd, `${where}.cwd`);
+      return source;
+    }
+    case "http": {
+      const url = nonEmptyString(getMember(server, "url"), `${where}.url`);
+      const source: ServerSource = { transport, url };
+      const headers = getMember(server, "headers");
+      if (headers !== undefined) source.headers = stringRecord(headers, `${where}.headers`);
+      return source;
+    }
+    case "file":
+      return { transport, path: nonEmptyString(getMember(server, "path"), `${where}.path`) };
+  }
+}
+
+function validateTool(value: JsonValue, where: string): ToolDigests {
+  const tool = object(value, where);
+  onlyKeys(tool, where, ["digest", "fields"]);
+  const digest = digestAt(getMember(tool, "digest"), `${where}.digest`);
+  const fieldsValue = getMember(tool, "fields");
+  const fields: ToolDigests["fields"] = {};
+  if (fieldsValue !== undefined) {
+    const record = object(fieldsValue, `${where}.fields`);
+    for (const field of Object.keys(record)) {
+      if (!(CONTRACT_FIELDS as readonly string[]).includes(field)) {
+        corrupt(pathKey(`${where}.fields`, field), "is not a contract field");
+      }
+      fields[field as ContractField] = digestAt(record[field], pathKey(`${where}.fields`, field));
+    }
+  }
+  return { digest, fields };
+}
+
+/** The lock as written: pretty-printed, keys sorted, two-space indent, LF, trailing newline (spec 5). */
+export function renderLock(lock: Lock): string {
+  return (
+    prettyJson({
+      contractpin: LOCK_VERSION,
+      algorithm: ALGORITHM,
+      canonicalization: CANONICALIZATION,
+      generated_at: lock.generated_at,
+      servers: lock.servers,
+    }) + "\n"
+  );
+}
+
+/** True when two locks differ at most in generated_at: rewriting would only churn git. */
+export function sameContent(a: Lock, b: Lock): boolean {
+  return renderLock({ ...a, generated_at: "" }) === renderLock({ ...b, generated_at: "" });
+}
+
+/** A UTC timestamp for generated_at, to the second. */
+export function timestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function object(value: JsonValue | undefined, where: string): JsonObject {
+  if (!isJsonObject(value))
+    corrupt(where, value === undefined ? "is missing" : "must be an object");
+  return value;
+}
+
+function onlyKeys(obj: JsonObject, where: string, allowed: string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key))
+      corrupt(where === "" ? key : pathKey(where, key), "is not a key this lock format has");
+  }
+}
+
+function nonEmptyString(value: JsonValue | undefined, where: string): string {
+  if (typeof value !== "string" || value === "") corrupt(where, "must be a non-empty string");
+  return value;
+}
+
+function stringRecord(value: JsonValue, where: string): Record<string, string> {
+  const record = object(value, where);
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record)) {
+    const v = record[key];
+    if (typeof v !== "string") corrupt(pathKey(where, key), "must be a string");
+    setMember(out, key, v);
+  }
+  return out;
+}
+
+function digestAt(value: JsonValue | undefined, where: string): Digest {
+  if (typeof value !== "string" || !DIGEST.test(value)) {
+    corrupt(where, 'must be "sha256:" followed by 64 lowercase hex digits');
+  }
+  return value as Digest;
+}
+
+function corrupt(where: string, problem: string): never {
+  fail("LOCK_CORRUPT", `lock is corrupt: ${where} ${problem}`);
+}
+
+function fail(code: LockErrorCode, message: string): never {
+  throw new ContractpinError(code, message);
+}

@@ -1,0 +1,68 @@
+import { ContractpinError } from "./errors.js";
+import { REFERENCE } from "./secrets.js";
+
+/** A server read by spawning a command and speaking MCP over its stdio. */
+export interface StdioSource {
+  transport: "stdio";
+  /** argv, spawned directly (no shell). Strings may hold `${VAR}` references. */
+  command: string[];
+  /** Extra environment for the child; values may hold `${VAR}` references. */
+  env?: Record<string, string>;
+  /** Working directory, relative to the lock's directory. */
+  cwd?: string;
+}
+
+/** A server reached over Streamable HTTP (or legacy HTTP+SSE). */
+export interface HttpSource {
+  transport: "http";
+  url: string;
+  /** Header templates holding `${VAR}` references; literal values are never stored. */
+  headers?: Record<string, string>;
+}
+
+/** A tools/list dump on disk, relative to the lock's directory. */
+export interface FileSource {
+  transport: "file";
+  path: string;
+}
+
+/** How to reach a server: the lock's per-server keys other than the digests. */
+export type ServerSource = StdioSource | HttpSource | FileSource;
+
+/** The transports a lock may name. */
+export const TRANSPORTS = ["stdio", "http", "file"] as const;
+
+/**
+ * Expands every `${VAR}` in `template` from `env`. A reference to an unset
+ * variable is an error: a server must never be reached with a blank secret.
+ *
+ * @throws ContractpinError ENV_UNSET naming the variable and `where` it is used.
+ */
+export function expandReferences(
+  template: string,
+  env: Readonly<Record<string, string | undefined>>,
+  where: string,
+): string {
+  return template.replace(REFERENCE, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined) {
+      throw new ContractpinError(
+        "ENV_UNSET",
+        `${where} refers to \${${name}}, but ${name} is not set in the environment`,
+      );
+    }
+    return value;
+  });
+}
+
+/** One line naming where a server is, for people: the command, URL or path. */
+export function describeSource(source: ServerSource): string {
+  switch (source.transport) {
+    case "stdio":
+      return source.command.join(" ");
+    case "http":
+      return source.url;
+    case "file":
+      return source.path;
+  }
+}

@@ -1,0 +1,110 @@
+import { ContractpinError } from "./errors.js";
+import { hasReference, isCredentialName, literalPart, looksLikeSecretValue } from "./secrets.js";
+import type { HttpSource, ServerSource, StdioSource } from "./server-source.js";
+
+/** A server definition made safe to write, and what was left out of it. */
+export interface SafeSource {
+  source: ServerSource;
+  /** One line per header that was dropped (its value is never written). */
+  warnings: string[];
+}
+
+/**
+ * Applies the rule that no secret is ever written to the lock (spec 5):
+ *
+ * - an HTTP header is kept only as a template with a `${VAR}` reference
+ *   (`Bearer ${TOKEN}`); a literal value is dropped, with a warning;
+ * - a stdio `env` value, argument, or URL part that looks like a credential
+ *   (by its name, or by its shape) must be a `${VAR}` reference, or the
+ *   definition is refused (SECRET_IN_DEFINITION, exit 2) rather than written.
+ *
+ * @param server the server's name, for messages.
+ */
+export function safeSource(server: string, source: ServerSource): SafeSource {
+  switch (source.transport) {
+    case "stdio":
+      return { source: safeStdio(server, source), warnings: [] };
+    case "http":
+      return safeHttp(server, source);
+    case "file":
+      return { source, warnings: [] };
+  }
+}
+
+function safeStdio(server: string, source: StdioSource): StdioSource {
+  for (const [name, value] of Object.entries(source.env ?? {})) {
+    const literal = literalPart(value);
+    const risky = hasReference(value)
+      ? looksLikeSecretValue(literal.trim())
+      : isCredentialName(name) || looksLikeSecretValue(value);
+    if (risky) {
+      refuse(server, `env ${name}`, `--env ${name}='\${${name}}'`);
+    }
+  }
+  source.command.forEach((arg, i) => {
+    const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/s.exec(arg);
+    const previous = i > 0 ? source.command[i - 1]! : "";
+    const value = flag ? flag[2]! : arg;
+    const named = flag
+      ? isCredentialName(flag[1]!)
+      : /^--?[A-Za-z]/.test(previous) && isCredentialName(previous);
+    if (hasReference(value)) return;
+    if (looksLikeSecretValue(value) || (named && value !== "")) {
+      refuse(server, `argument ${i} of the command`, "an argument such as '${API_KEY}'");
+    }
+  });
+  return source;
+}
+
+function safeHttp(server: string, source: HttpSource): SafeSource {
+  let url: URL;
+  try {
+    url = new URL(source.url);
+  } catch {
+    throw new ContractpinError("SOURCE_INVALID", `server ${server}: '${source.url}' is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      `server ${server}: the URL must be http: or https:, not ${url.protocol}`,
+    );
+  }
+  if (
+    url.password !== "" ||
+    (url.username !== "" && !hasReference(decodeURIComponent(url.username)))
+  ) {
+    refuse(server, "the URL's user:password", "a header such as 'Authorization: Bearer ${TOKEN}'");
+  }
+  for (const [name, value] of url.searchParams) {
+    if (!hasReference(value) && (isCredentialName(name) || looksLikeSecretValue(value))) {
+      refuse(
+        server,
+        `the URL's query parameter ${name}`,
+        `${name}=\${${name.toUpperCase().replace(/\W/g, "_")}}`,
+      );
+    }
+  }
+  const warnings: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source.headers ?? {})) {
+    if (hasReference(value) && !looksLikeSecretValue(literalPart(value).trim())) {
+      headers[name] = value;
+    } else {
+      warnings.push(
+        `server ${server}: header ${name} is not written to the lock (literal header values never are); ` +
+          `write it as a reference, e.g. --header '${name}: \${VAR}', to send it when verifying`,
+      );
+    }
+  }
+  const safe: HttpSource = { transport: "http", url: source.url };
+  if (Object.keys(headers).length > 0) safe.headers = headers;
+  return { source: safe, warnings };
+}
+
+function refuse(server: string, what: string, instead: string): never {
+  throw new ContractpinError(
+    "SECRET_IN_DEFINITION",
+    `server ${server}: ${what} looks like a credential and would be written to the lock; ` +
+      `pass it as a reference to an environment variable instead, e.g. ${instead}`,
+  );
+}

@@ -1,0 +1,28 @@
+import { digestTools, type ServerDigests } from "../core/digest.js";
+import { ContractpinError } from "../core/errors.js";
+import type { ServerSource } from "../core/server-source.js";
+import { readServerTools, type ReadContext } from "../sources/read-tools.js";
+import { failureLines } from "./failure.js";
+
+/**
+ * Reads a server and digests its tools. Any failure is SERVER_UNREADABLE
+ * (exit 1: the server, not contractpin, is what failed), naming the server,
+ * with the cause's detail lines kept.
+ */
+export async function readDigests(
+  name: string,
+  source: ServerSource,
+  ctx: ReadContext,
+): Promise<ServerDigests> {
+  try {
+    return digestTools(await readServerTools(source, ctx));
+  } catch (err) {
+    const { message, detail } = failureLines(err);
+    throw Object.assign(
+      new ContractpinError("SERVER_UNREADABLE", `server ${name}: ${message}`, { cause: err }),
+      {
+        detail,
+      },
+    );
+  }
+}

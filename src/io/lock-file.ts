@@ -1,0 +1,122 @@
+import { open, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
+import { parseJson } from "../core/strict-json.js";
+import { reason } from "./read-input.js";
+
+/**
+ * Reads and validates the lock at `path`. Every problem is a ContractpinError
+ * (exit 2) whose message starts with the path: LOCK_MISSING when there is no
+ * file, LOCK_CORRUPT when it does not parse strictly or has the wrong shape.
+ */
+export async function readLock(path: string): Promise<Lock> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    const code =
+      (cause as NodeJS.ErrnoException).code === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";
+    const hint =
+      code === "LOCK_MISSING" ? " (create one with 'contractpin init' or 'contractpin add')" : "";
+    throw new ContractpinError(code, `${path}: cannot read the lock: ${reason(cause)}${hint}`, {
+      cause,
+    });
+  }
+  try {
+    return validateLock(parseJson(bytes));
+  } catch (err) {
+    if (!isContractpinError(err)) throw err;
+    const code = err.code.startsWith("LOCK_") ? err.code : "LOCK_CORRUPT";
+    const message = err.code.startsWith("LOCK_") ? err.message : `lock is corrupt: ${err.message}`;
+    throw new ContractpinError(code, `${path}: ${message}`, { cause: err });
+  }
+}
+
+/** Reads the lock at `path`, or returns undefined when there is none. */
+export async function readLockIfExists(path: string): Promise<Lock | undefined> {
+  try {
+    return await readLock(path);
+  } catch (err) {
+    if (isContractpinError(err, "LOCK_MISSING")) return undefined;
+    throw err;
+  }
+}
+
+/** The file operations of an atomic write, injectable so a failure mid-write can be tested. */
+export interface AtomicWriteOps {
+  /** Creates `path` (which must not exist), writes `data`, and flushes it to disk. */
+  writeNew(path: string, data: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** Flushes a directory entry change to disk (best effort). */
+  syncDir(dir: string): Promise<void>;
+}
+
+const nodeOps: AtomicWriteOps = {
+  async writeNew(path, data) {
+    const handle = await open(path, "wx", 0o644);
+    try {
+      await handle.writeFile(data, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  rename,
+  unlink,
+  async syncDir(dir) {
+    try {
+      const handle = await open(dir, "r");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Some systems cannot fsync a directory; the rename itself is still atomic.
+    }
+  },
+};
+
+/**
+ * Writes `data` to `path` atomically: a temporary file in the same directory,
+ * flushed, then renamed over the target. A crash, a kill or a failed write at
+ * any point leaves either the old file or the new one, never a truncated file.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string,
+  ops: AtomicWriteOps = nodeOps,
+): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  try {
+    await ops.writeNew(temp, data);
+    await ops.rename(temp, path);
+  } catch (cause) {
+    await ops.unlink(temp).catch(() => undefined);
+    throw new ContractpinError(
+      "LOCK_WRITE_FAILED",
+      `${path}: cannot write the lock: ${reason(cause)}`,
+      { cause },
+    );
+  }
+  await ops.syncDir(dir);
+}
+
+/**
+ * Writes `lock` unless the file already holds the same content (generated_at
+ * aside), so that re-pinning an unchanged server makes no git churn.
+ *
+ * @returns whether the file was written.
+ */
+export async function writeLock(
+  path: string,
+  lock: Lock,
+  previous: Lock | undefined,
+): Promise<boolean> {
+  if (previous !== undefined && sameContent(previous, lock)) return false;
+  await writeFileAtomic(path, renderLock(lock));
+  return true;
+}

@@ -1,0 +1,32 @@
+import type { JsonValue } from "../core/json-value.js";
+import type { ServerSource } from "../core/server-source.js";
+
+/** What reading a server needs from its surroundings. */
+export interface ReadContext {
+  /** The lock's directory: relative `path` and `cwd` resolve against it. */
+  lockDir: string;
+  /** Where `${VAR}` references are expanded from. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Give up on the server after this long. */
+  timeoutMs: number;
+  /** Aborts the read (Ctrl-C, SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The tools of a server, exactly as served, across all pages. File dumps are
+ * read here; live transports are imported only when a lock names one, so a
+ * file-only run never loads the MCP client library.
+ */
+export async function readServerTools(
+  source: ServerSource,
+  ctx: ReadContext,
+): Promise<JsonValue[]> {
+  switch (source.transport) {
+    case "file":
+      return (await import("./file.js")).readFileTools(source, ctx);
+    case "stdio":
+    case "http":
+      return (await import("./live.js")).readLiveTools(source, ctx);
+  }
+}

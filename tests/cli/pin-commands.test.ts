@@ -1,0 +1,246 @@
+import assert from "node:assert/strict";
+import { mkdirSync, statSync } from "node:fs";
+import { describe, it } from "node:test";
+import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
+import { baseTools, Workspace } from "../helpers/workspace.js";
+
+describe("add", () => {
+  it("creates the lock with the server's digests, equal to the independent implementation's", () => {
+    const ws = new Workspace();
+    const dump = ws.dump("docs.json", baseTools());
+    const r = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^pinned docs \(file docs\.json\): 2 tools, sha256:[0-9a-f]{64} in contractpin\.lock\n$/,
+    );
+    const lock = ws.lockJson();
+    assert.equal(lock["contractpin"], "1");
+    assert.equal(lock["algorithm"], "sha256");
+    assert.equal(lock["canonicalization"], "contractpin-canonical-json/1");
+    assert.match(lock["generated_at"] as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.deepEqual(lock.servers["docs"], {
+      transport: "file",
+      path: "docs.json",
+      ...(pythonDigest(dump) as object),
+    });
+  });
+
+  it("writes the lock pretty-printed, keys sorted, two-space indent, LF, trailing newline", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const text = ws.read();
+    assert.ok(text.endsWith("}\n") && !text.includes("\r"));
+    assert.ok(
+      text.startsWith(
+        '{\n  "algorithm": "sha256",\n  "canonicalization": "contractpin-canonical-json/1",\n  "contractpin": "1",\n',
+      ),
+    );
+    const keys = [...text.matchAll(/^ {6}"([^"]+)":/gm)].map((m) => m[1]);
+    assert.deepEqual(keys, ["digest", "path", "tool_count", "tools", "transport"]);
+  });
+
+  it("stores paths relative to the lock's directory, wherever it is run from", () => {
+    const ws = new Workspace();
+    mkdirSync(ws.path("ci"));
+    mkdirSync(ws.path("dumps"));
+    ws.dump("dumps/docs.json", baseTools());
+    const r = runCli(
+      ["add", "docs", "--file", "dumps/docs.json", "--lock", "ci/contractpin.lock"],
+      { cwd: ws.dir },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(ws.lockJson("ci/contractpin.lock").servers["docs"]!["path"], "../dumps/docs.json");
+    assert.equal(runCli(["verify", "--lock", "contractpin.lock"], { cwd: ws.path("ci") }).code, 0);
+  });
+
+  it("refuses a name already pinned (exit 2)", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const r = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /server 'docs' is already pinned .*contractpin update docs/);
+  });
+
+  it("a dump it cannot read: exit 1, and no lock is written", () => {
+    const ws = new Workspace();
+    ws.write("docs.json", '{"tools":[{"name":"a"},{"name":"a"}]}');
+    const r = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /server docs: two tools are named "a"/);
+    assert.throws(() => statSync(ws.path("contractpin.lock")));
+  });
+
+  const usage: [string[], RegExp][] = [
+    [["add"], /add needs a server NAME/],
+    [["add", "x"], /exactly one source/],
+    [["add", "x", "--file", "a.json", "--url", "http://127.0.0.1:1/mcp"], /exactly one source/],
+    [
+      ["add", "x", "--file", "a.json", "--env", "A=1"],
+      /--env and --cwd apply only to a stdio server/,
+    ],
+    [["add", "x", "--file", "a.json", "--header", "A: 1"], /--header applies only to --url/],
+    [["add", "x", "--env", "NOEQUALS", "--", "node", "s.js"], /--env takes K=V/],
+    [["add", "x", "--timeout", "0", "--file", "a.json"], /--timeout takes a positive number/],
+    [["add", "x", "--url", "ftp://example.invalid/x"], /must be http: or https:/],
+  ];
+  for (const [args, message] of usage) {
+    it(`${args.join(" ")}: exit 2`, () => {
+      const r = runCli(args, { cwd: new Workspace().dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(oneLine(r.stderr), r.stderr);
+      assert.match(r.stderr, message);
+    });
+  }
+});
+
+describe("secrets are refused before anything is written", () => {
+  const cases: [string, string[]][] = [
+    [
+      "an env value named like a credential",
+      ["--env", "API_KEY=hunter2hunter2", "--", "node", "server.js"],
+    ],
+    [
+      "an env value shaped like a token",
+      ["--env", "X=ghp_0123456789abcdefghijABCDEFGHIJ", "--", "node", "server.js"],
+    ],
+    ["a token in the command", ["--", "node", "server.js", "--token", "s3cr3t-value"]],
+    [
+      "a token in a flag's value",
+      ["--", "node", "server.js", "--api-key=sk-proj-abcdefghijklmnop"],
+    ],
+    ["a password in the URL", ["--url", "https://user:pa55word@example.invalid/mcp"]],
+    ["a key in the URL's query", ["--url", "https://example.invalid/mcp?api_key=abc123"]],
+  ];
+  for (const [what, args] of cases) {
+    it(`${what}: exit 2, no lock`, () => {
+      const ws = new Workspace();
+      const r = runCli(["add", "srv", ...args], { cwd: ws.dir });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.ok(oneLine(r.stderr), r.stderr);
+      assert.match(
+        r.stderr,
+        /looks like a credential and would be written to the lock; pass it as a reference/,
+      );
+      assert.throws(() => statSync(ws.path("contractpin.lock")));
+    });
+  }
+});
+
+describe("init", () => {
+  it("without a lock, creates an empty one", () => {
+    const ws = new Workspace();
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /created contractpin\.lock with no servers/);
+    assert.deepEqual(ws.lockJson().servers, {});
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+  });
+
+  it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const before = ws.read();
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 2);
+    assert.ok(oneLine(r.stderr));
+    assert.match(r.stderr, /contractpin\.lock already exists; 'contractpin init --force'/);
+    assert.equal(ws.read(), before);
+  });
+
+  it("--force re-pins every server, accepting a change", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    ws.dump("more.json", [{ name: "x" }]);
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    runCli(["add", "more", "--file", "more.json"], { cwd: ws.dir });
+    ws.dump("docs.json", [...baseTools(), { name: "new_tool" }]);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 1);
+    const r = runCli(["init", "--force"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^pinned docs \(file docs\.json\): 3 tools/m);
+    assert.match(r.stdout, /^pinned more \(file more\.json\): 1 tool,/m);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+  });
+
+  it("--force with a server that cannot be read: exit 1, the lock untouched", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const before = ws.read();
+    ws.write("docs.json", "not json");
+    const r = runCli(["init", "--force"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^contractpin: server docs: /);
+    assert.equal(ws.read(), before);
+  });
+});
+
+describe("update", () => {
+  it("re-pins, prints what changed, and verify then passes", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const tools = baseTools();
+    tools[0]!.description = "Changed.";
+    tools.push({ name: "extra" });
+    ws.dump("docs.json", tools);
+    const r = runCli(["update"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      "docs: updated\n  added     extra\n  drifted   search  changed: description\nwrote contractpin.lock\n",
+    );
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+  });
+
+  it("does not rewrite a lock whose content would not change (no generated_at churn)", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const lock = ws.lockJson();
+    lock["generated_at"] = "2020-01-01T00:00:00Z";
+    const stale = JSON.stringify(lock, null, 2) + "\n";
+    ws.write("contractpin.lock", stale);
+    const r = runCli(["update", "docs"], { cwd: ws.dir });
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, "docs: unchanged (2 tools)\ncontractpin.lock is unchanged\n");
+    assert.equal(ws.read(), stale);
+  });
+
+  it("an unknown name: exit 2", () => {
+    const ws = new Workspace();
+    runCli(["init"], { cwd: ws.dir });
+    const r = runCli(["update", "ghost"], { cwd: ws.dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no server named 'ghost'/);
+  });
+});
+
+describe("remove", () => {
+  it("drops a server; an unknown name is exit 2", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    const r = runCli(["remove", "docs"], { cwd: ws.dir });
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, "removed docs from contractpin.lock\n");
+    assert.deepEqual(ws.lockJson().servers, {});
+    assert.equal(runCli(["remove", "docs"], { cwd: ws.dir }).code, 2);
+  });
+});
+
+describe("every command has --help", () => {
+  for (const command of ["init", "add", "verify", "update", "remove", "digest", "canonicalize"]) {
+    it(command, () => {
+      const r = runCli([command, "--help"]);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, new RegExp(`^Usage: contractpin ${command}`));
+      if (!["digest", "canonicalize"].includes(command)) assert.match(r.stdout, /--lock PATH/);
+    });
+  }
+});
