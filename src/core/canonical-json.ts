@@ -1,3 +1,4 @@
+import { sortKeys } from "./sort-keys.js";
 import { ContractpinError, type CanonicalErrorCode } from "./errors.js";
 import { pathKey } from "./json-value.js";
 import { MAX_DEPTH } from "./strict-json.js";
@@ -105,8 +106,8 @@ export function canonicalize(value: unknown): string {
             frameIndex,
           );
         }
-        // Default sort compares UTF-16 code units, as spec 3.3 requires.
-        const keys = Object.keys(v).sort();
+        const keys = Object.keys(v);
+        sortKeys(keys);
         if (keys.length === 0) {
           out += "{}";
           break;

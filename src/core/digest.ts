@@ -1,4 +1,5 @@
 import * as crypto from "node:crypto";
+import { CanonicalWriter } from "./canonical-bytes.js";
 import { canonicalize } from "./canonical-json.js";
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { ContractpinError } from "./errors.js";
@@ -25,16 +26,16 @@ export interface ServerDigests {
 }
 
 // crypto.hash (Node >= 20.12) skips the Hash object; createHash is the fallback.
-const sha256Hex: (text: string) => string =
+const sha256Hex: (data: string | Uint8Array) => string =
   typeof crypto.hash === "function"
-    ? (text) => crypto.hash("sha256", text, "hex")
-    : (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+    ? (data) => crypto.hash("sha256", data, "hex")
+    : (data) => crypto.createHash("sha256").update(data).digest("hex");
 
 /**
- * `sha256:` + hex SHA-256 of the UTF-8 bytes of `canonical`. The text must be
+ * `sha256:` + hex SHA-256 of the UTF-8 bytes of `canonical`. A string must be
  * well-formed UTF-16 (canonicalize guarantees it), so its UTF-8 is exact.
  */
-export function digestOfCanonical(canonical: string): Digest {
+export function digestOfCanonical(canonical: string | Uint8Array): Digest {
   return `sha256:${sha256Hex(canonical)}`;
 }
 
@@ -43,39 +44,41 @@ export function digestValue(value: unknown): Digest {
   return digestOfCanonical(canonicalize(value));
 }
 
-/** Canonical bytes of a contract and of each of its fields, each field canonicalized once. */
-function canonicalParts(contract: Contract): {
-  canonical: string;
-  fields: [ContractField, string][];
-} {
-  const fields: [ContractField, string][] = [];
-  let canonical = "{";
+// One writer, reused: digesting is synchronous, so no two contracts interleave.
+const writer = new CanonicalWriter();
+
+/**
+ * Tool digest and field digests of a contract from one canonicalization: the
+ * contract's canonical bytes are written once, and each field's digest is the
+ * hash of its own span within them (spec 4.1, 4.2).
+ */
+export function digestContract(contract: Contract): ToolDigests {
+  writer.reset();
+  writer.raw("{");
+  const spans: [ContractField, number, number][] = [];
   for (const field of CONTRACT_FIELDS) {
     if (!Object.hasOwn(contract, field)) continue;
-    const fieldCanonical = canonicalize(contract[field]);
-    fields.push([field, fieldCanonical]);
     // The field names are plain ASCII, so their quoted form is their canonical form.
-    canonical += `${canonical.length > 1 ? "," : ""}"${field}":${fieldCanonical}`;
+    writer.raw(`${spans.length > 0 ? "," : ""}"${field}":`);
+    const start = writer.pos;
+    writer.value(contract[field]);
+    spans.push([field, start, writer.pos]);
   }
-  return { canonical: canonical + "}", fields };
+  writer.raw("}");
+  const fields: ToolDigests["fields"] = {};
+  for (const [field, start, end] of spans)
+    fields[field] = digestOfCanonical(writer.bytes(start, end));
+  return { digest: digestOfCanonical(writer.bytes()), fields };
 }
 
 /** The tool digest of a tool definition (spec 4.1). */
 export function toolDigest(tool: JsonValue): Digest {
-  return digestOfCanonical(canonicalParts(contractOf(tool)).canonical);
+  return digestContract(contractOf(tool)).digest;
 }
 
 /** The field digests of a tool definition (spec 4.2). */
 export function fieldDigests(tool: JsonValue): ToolDigests["fields"] {
   return digestContract(contractOf(tool)).fields;
-}
-
-/** Tool digest and field digests of a contract, from one canonicalization of each field. */
-export function digestContract(contract: Contract): ToolDigests {
-  const { canonical, fields } = canonicalParts(contract);
-  const out: ToolDigests["fields"] = {};
-  for (const [field, fieldCanonical] of fields) out[field] = digestOfCanonical(fieldCanonical);
-  return { digest: digestOfCanonical(canonical), fields: out };
 }
 
 /**

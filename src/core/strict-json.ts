@@ -1,3 +1,4 @@
+import { Buffer, isUtf8 } from "node:buffer";
 import { ContractpinError, type JsonErrorCode } from "./errors.js";
 import { pathKey, type JsonObject, type JsonValue } from "./json-value.js";
 
@@ -9,8 +10,6 @@ export interface ParseOptions {
   /** Deepest nesting accepted (default {@link MAX_DEPTH}). */
   maxDepth?: number;
 }
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Parses JSON text strictly: RFC 8259 grammar plus the rejections of spec 3.3
@@ -29,15 +28,15 @@ export function parseJson(input: Uint8Array | string, options: ParseOptions = {}
     if (!input.isWellFormed()) throw loneSurrogateInString(input);
     text = input;
   } else {
-    try {
-      text = utf8.decode(input);
-    } catch (cause) {
+    // isUtf8 validates strictly (no overlong forms, no encoded surrogates, no
+    // truncation) at memory speed; only then is decoding lossless.
+    if (!isUtf8(input)) {
       throw new ContractpinError(
         "JSON_INVALID_UTF8",
         `invalid UTF-8 at byte ${firstInvalidUtf8(input)}`,
-        { cause },
       );
     }
+    text = Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
   }
   return new Parser(text, options.maxDepth ?? MAX_DEPTH).parse();
 }

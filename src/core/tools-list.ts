@@ -50,7 +50,7 @@ export interface ToolsPage {
  * Reads one tools/list result (or a JSON-RPC response carrying one).
  * `nextCursor` must be a string when present and not null.
  */
-export function pageOf(value: JsonValue, where: string): ToolsPage {
+export function pageOf(value: JsonValue, where: string, what = "a tools/list dump"): ToolsPage {
   let result = value;
   if (isJsonObject(value) && Object.hasOwn(value, "jsonrpc")) {
     const error = getMember(value, "error");
@@ -59,29 +59,32 @@ export function pageOf(value: JsonValue, where: string): ToolsPage {
       invalid(
         where,
         `is a JSON-RPC error response${typeof message === "string" ? `: ${message}` : ""}`,
+        what,
       );
     }
     const inner = getMember(value, "result");
-    if (inner === undefined) invalid(where, "is a JSON-RPC message without a result");
+    if (inner === undefined) invalid(where, "is a JSON-RPC message without a result", what);
     result = inner;
     where = `${where}.result`;
   }
-  if (!isJsonObject(result))
-    invalid(where, "is not a tools/list result (expected an object with a tools array)");
+  if (!isJsonObject(result)) {
+    invalid(where, "is not a tools/list result (expected an object with a tools array)", what);
+  }
   const tools = getMember(result as JsonObject, "tools");
   if (!Array.isArray(tools)) {
     invalid(
       where,
       tools === undefined ? "has no tools array" : "has a tools member that is not an array",
+      what,
     );
   }
   const cursor = getMember(result as JsonObject, "nextCursor");
   if (cursor !== undefined && cursor !== null && typeof cursor !== "string") {
-    invalid(`${where}.nextCursor`, "is not a string");
+    invalid(`${where}.nextCursor`, "is not a string", what);
   }
   return { tools, nextCursor: typeof cursor === "string" ? cursor : undefined };
 }
 
-function invalid(where: string, problem: string): never {
-  throw new ContractpinError("DUMP_INVALID", `not a tools/list dump: ${where} ${problem}`);
+function invalid(where: string, problem: string, what = "a tools/list dump"): never {
+  throw new ContractpinError("DUMP_INVALID", `not ${what}: ${where} ${problem}`);
 }
