@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
+import { packageVersion } from "../io/version.js";
 
 interface CommandModule {
   help: string;
@@ -55,13 +55,6 @@ Exit codes: 0 success (every server matches); 1 drift or an unreachable server;
 Set NO_COLOR to turn colour off; CONTRACTPIN_DEBUG=1 shows stack traces of internal errors.
 `;
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
 /** Runs one command line; returns the exit code. */
 async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
@@ -70,7 +63,7 @@ async function main(argv: string[], io: Io): Promise<number> {
     return name === undefined ? EXIT.ERROR : EXIT.OK;
   }
   if (name === "--version" || name === "-V") {
-    await io.out(`${version()}\n`);
+    await io.out(`${packageVersion()}\n`);
     return EXIT.OK;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
@@ -89,9 +82,20 @@ async function main(argv: string[], io: Io): Promise<number> {
   return command.run(rest, io);
 }
 
-const io = processIo();
+// Ctrl-C and SIGTERM abort the run, so that every server it started is ended
+// before it exits; a second signal exits at once.
+const interrupt = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupt.signal.aborted) process.exit(EXIT.ERROR);
+    interrupt.abort(new ContractpinError("INTERRUPTED", `interrupted by ${signal}`));
+  });
+}
+
+const io = { ...processIo(), signal: interrupt.signal };
 try {
   process.exitCode = await main(process.argv.slice(2), io);
+  if (interrupt.signal.aborted) throw interrupt.signal.reason;
 } catch (err) {
   const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
   await io.err(`${message}\n`).catch(() => undefined);

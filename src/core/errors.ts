@@ -42,7 +42,7 @@ export type SourceErrorCode =
   "SECRET_IN_DEFINITION" | "ENV_UNSET" | "SOURCE_INVALID" | "SERVER_UNREADABLE";
 
 /** Codes raised at the edges: the command line and the files it names. */
-export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN";
+export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED";
 
 export type ErrorCode =
   | JsonErrorCode

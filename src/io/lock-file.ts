@@ -1,4 +1,5 @@
-import { open, readFile, rename, unlink } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
@@ -13,7 +14,7 @@ import { reason } from "./read-input.js";
 export async function readLock(path: string): Promise<Lock> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = readFileSync(path);
   } catch (cause) {
     const code =
       (cause as NodeJS.ErrnoException).code === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";

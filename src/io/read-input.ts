@@ -1,11 +1,15 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 
-/** Reads a file, or standard input for `-`, as raw bytes (decoding is the strict parser's job). */
+/**
+ * Reads a file, or standard input for `-`, as raw bytes (decoding is the
+ * strict parser's job). Files are read synchronously: a CLI has nothing else
+ * to do meanwhile, and it saves the thread-pool round trip at start-up.
+ */
 export async function readInput(path: string): Promise<Uint8Array> {
   if (path === "-") return readStdin();
   try {
-    return await readFile(path);
+    return readFileSync(path);
   } catch (cause) {
     throw new ContractpinError("INPUT_UNREADABLE", `cannot read ${path}: ${reason(cause)}`, {
       cause,

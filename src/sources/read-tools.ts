@@ -27,6 +27,6 @@ export async function readServerTools(
       return (await import("./file.js")).readFileTools(source, ctx);
     case "stdio":
     case "http":
-      return (await import("./live.js")).readLiveTools(source, ctx);
+      return (await import("./live/read-live.js")).readLiveTools(source, ctx);
   }
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** The built CLI, as `npm test` builds it and as the package's bin runs it. */
@@ -54,4 +54,24 @@ export function pythonDigest(path: string): unknown {
   );
   if (r.status !== 0) throw new Error(`make_vectors.py --digest-dump failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
+}
+
+/** Starts `contractpin ARGS` without waiting, for tests that signal it mid-run. */
+export function startCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): { child: ChildProcess; done: Promise<CliResult & { signal: NodeJS.Signals | null }> } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: undefined, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
 }

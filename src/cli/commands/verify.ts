@@ -12,6 +12,7 @@ import {
   readContext,
 } from "../common.js";
 import type { Io } from "../io.js";
+import { progress } from "../render/progress.js";
 import { renderVerifyJson } from "../render/verify-json.js";
 import { renderVerifyText } from "../render/verify-text.js";
 
@@ -56,9 +57,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   const names = values.server ?? Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, values.lock);
   const allowNew = values["allow-new"] === true;
-  const findings = await mapConcurrent(names, concurrency, (name) =>
-    verifyServer(name, lock.servers[name]!, ctx, { allowNew }),
-  );
+  // Progress only when servers are live: reading files is instant.
+  const live = names.some((name) => lock.servers[name]!.transport !== "file");
+  const report = live ? progress(names, io.interactive, (text) => void io.err(text)) : undefined;
+  const findings = await mapConcurrent(names, concurrency, async (name) => {
+    const started = performance.now();
+    const finding = await verifyServer(name, lock.servers[name]!, ctx, { allowNew });
+    report?.done(finding, (performance.now() - started) / 1000);
+    return finding;
+  });
   const exitCode = verifyExitCode(findings);
   if (values.json) {
     await io.out(renderVerifyJson(values.lock, findings, { allowNew, exitCode }));

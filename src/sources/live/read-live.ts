@@ -1,15 +1,180 @@
-import { ContractpinError } from "../core/errors.js";
-import type { JsonValue } from "../core/json-value.js";
-import type { HttpSource, StdioSource } from "../core/server-source.js";
-import type { ReadContext } from "./read-tools.js";
+import { resolve } from "node:path";
+import {
+  SSEClientTransport,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { ContractpinError } from "../../core/errors.js";
+import type { JsonValue } from "../../core/json-value.js";
+import { expandReferences, type HttpSource, type StdioSource } from "../../core/server-source.js";
+import type { WithDetail } from "../../engine/failure.js";
+import { packageVersion } from "../../io/version.js";
+import type { ReadContext } from "../read-tools.js";
+import { describeError } from "./describe-error.js";
+import { tapFetch } from "./http-tap.js";
+import { RawLog } from "./raw-log.js";
+import { connect, listTools } from "./session.js";
+import { StdioTransport } from "./stdio-transport.js";
 
-/** Live servers over stdio and HTTP. */
+// What a stdio server inherits from contractpin's environment, as the MCP
+// library does: enough to run, and none of CI's other secrets.
+const INHERITED_ENV = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "LANG",
+  "SYSTEMROOT",
+];
+
+/**
+ * Reads a live server over stdio or HTTP: connects with the official MCP
+ * client, pages through tools/list, and returns the tools exactly as the
+ * strict parser read them off the wire. Within ctx.timeoutMs, or it fails;
+ * the connection (and for stdio every process of the server) is always
+ * closed before this returns.
+ */
 export async function readLiveTools(
   source: StdioSource | HttpSource,
-  _ctx: ReadContext,
+  ctx: ReadContext,
 ): Promise<JsonValue[]> {
-  throw new ContractpinError(
-    "SOURCE_INVALID",
-    `the ${source.transport} transport is not available in this build`,
-  );
+  const deadline = AbortSignal.timeout(ctx.timeoutMs);
+  const signal = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
+  const log = new RawLog();
+  const stopped = new Promise<never>((_, reject) => {
+    const stop = () =>
+      reject(
+        signal.reason instanceof Error && signal.reason.name !== "TimeoutError"
+          ? signal.reason
+          : deadlineError(ctx),
+      );
+    if (signal.aborted) stop();
+    signal.addEventListener("abort", stop, { once: true });
+    log.onFailure = (err) => reject(err);
+  });
+  stopped.catch(() => undefined);
+  const transports: Transport[] = [];
+  const track = <T extends Transport>(t: T): T => (transports.push(t), t);
+  try {
+    return await Promise.race([readWith(source, ctx, log, signal, track), stopped]);
+  } catch (err) {
+    const detail = transports.flatMap((t) =>
+      t instanceof StdioTransport ? t.stderrTail.lines() : [],
+    );
+    const message =
+      signal.aborted && !(ctx.signal?.aborted ?? false)
+        ? `timed out after ${ctx.timeoutMs / 1000} s`
+        : describeError(err, ctx.timeoutMs / 1000);
+    throw Object.assign(new ContractpinError("SERVER_UNREADABLE", message, { cause: err }), {
+      detail,
+    } satisfies WithDetail);
+  } finally {
+    await Promise.all(transports.map((t) => closeTransport(t)));
+  }
 }
+
+async function readWith(
+  source: StdioSource | HttpSource,
+  ctx: ReadContext,
+  log: RawLog,
+  signal: AbortSignal,
+  track: <T extends Transport>(t: T) => T,
+): Promise<JsonValue[]> {
+  const version = packageVersion();
+  const makeTransport =
+    source.transport === "stdio"
+      ? stdioFactory(source, ctx, log, track)
+      : httpFactory(source, ctx, log, track, false);
+  let session;
+  try {
+    session = await connect(makeTransport, version, signal, ctx.timeoutMs);
+  } catch (err) {
+    // A server that speaks only the older HTTP+SSE transport answers a
+    // Streamable HTTP POST with 400, 404 or 405: try the legacy transport.
+    if (
+      source.transport !== "http" ||
+      !(err instanceof SdkHttpError) ||
+      ![400, 404, 405].includes(err.status)
+    )
+      throw err;
+    try {
+      session = await connect(
+        httpFactory(source, ctx, log, track, true),
+        version,
+        signal,
+        ctx.timeoutMs,
+      );
+    } catch {
+      throw err;
+    }
+  }
+  return listTools(session.client, log, signal, ctx.timeoutMs);
+}
+
+function stdioFactory(
+  source: StdioSource,
+  ctx: ReadContext,
+  log: RawLog,
+  track: <T extends Transport>(t: T) => T,
+) {
+  const where = (what: string) => `${what} of the command`;
+  const argv = source.command.map((arg, i) =>
+    expandReferences(arg, ctx.env, where(`argument ${i}`)),
+  );
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENV) {
+    const value = ctx.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(source.env ?? {}))
+    env[name] = expandReferences(value, ctx.env, `env ${name}`);
+  const cwd = resolve(ctx.lockDir, source.cwd ?? ".");
+  return () => track(new StdioTransport({ command: argv[0]!, args: argv.slice(1), env, cwd }, log));
+}
+
+function httpFactory(
+  source: HttpSource,
+  ctx: ReadContext,
+  log: RawLog,
+  track: <T extends Transport>(t: T) => T,
+  legacySse: boolean,
+) {
+  const url = new URL(expandReferences(source.url, ctx.env, "the URL"));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source.headers ?? {})) {
+    headers[name] = expandReferences(value, ctx.env, `header ${name}`);
+  }
+  const fetch = tapFetch(log, headers);
+  return () =>
+    track(
+      legacySse
+        ? new SSEClientTransport(url, { fetch })
+        : new StreamableHTTPClientTransport(url, {
+            fetch,
+            reconnectionOptions: {
+              maxRetries: 0,
+              initialReconnectionDelay: 1000,
+              maxReconnectionDelay: 1000,
+              reconnectionDelayGrowFactor: 1,
+            },
+          }),
+    );
+}
+
+/** Ends a session: DELETE for a Streamable HTTP session, then the transport's own close (which ends a stdio server's process group). */
+async function closeTransport(transport: Transport): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    await Promise.race([transport.terminateSession().catch(() => undefined), delay(1000)]);
+  }
+  await transport.close().catch(() => undefined);
+}
+
+function deadlineError(ctx: ReadContext): Error {
+  return new ContractpinError("SERVER_UNREADABLE", `timed out after ${ctx.timeoutMs / 1000} s`);
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

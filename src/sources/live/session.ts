@@ -1,0 +1,112 @@
+import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
+import { ContractpinError } from "../../core/errors.js";
+import type { JsonValue } from "../../core/json-value.js";
+import { pageOf } from "../../core/tools-list.js";
+import type { RawLog } from "./raw-log.js";
+
+/** What contractpin calls itself, and the version it reports, on every connection. */
+export const CLIENT_NAME = "contractpin";
+
+/** More pages than any real server serves: a list this long is a loop we did not detect. */
+export const MAX_PAGES = 1000;
+
+// Accepts every result untouched: the tools are taken from the RawLog, so the
+// library's schema must neither reject nor rewrite anything (MCP-FACTS).
+const ANY_RESULT = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "contractpin",
+    validate: (value: unknown) => ({ value }),
+  },
+};
+
+/**
+ * A client with a fixed identity: no capabilities and clientInfo
+ * `contractpin`, so a server that varies its tools by client capability gives
+ * the same list on every run. Version negotiation is 'auto': 2026-07-28
+ * through server/discover where the server speaks it, otherwise initialize.
+ */
+export function newClient(version: string, legacyOnly: boolean): Client {
+  return new Client(
+    { name: CLIENT_NAME, version },
+    { capabilities: {}, versionNegotiation: { mode: legacyOnly ? "legacy" : "auto" } },
+  );
+}
+
+/**
+ * Connects, trying version negotiation first and falling back to a plain
+ * initialize on a fresh transport when the probe itself fails (some servers
+ * close the connection on a method they do not know).
+ */
+export async function connect(
+  makeTransport: () => Transport,
+  version: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ client: Client; transport: Transport }> {
+  const transport = makeTransport();
+  const client = newClient(version, false);
+  try {
+    await client.connect(transport, { signal, timeout: timeoutMs });
+    return { client, transport };
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    if (!(err instanceof SdkError && err.code === "ERA_NEGOTIATION_FAILED") || signal.aborted)
+      throw err;
+  }
+  const retry = makeTransport();
+  const legacy = newClient(version, true);
+  await legacy.connect(retry, { signal, timeout: timeoutMs });
+  return { client: legacy, transport: retry };
+}
+
+/**
+ * Pages through tools/list to the end and returns every tool exactly as the
+ * strict parser read it off the wire. Stops with an error on a repeated
+ * cursor, past MAX_PAGES, or when `signal` fires (the server's deadline).
+ */
+export async function listTools(
+  client: Client,
+  log: RawLog,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<JsonValue[]> {
+  const tools: JsonValue[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    if (page > MAX_PAGES) {
+      throw new ContractpinError(
+        "SERVER_UNREADABLE",
+        `the server's tools/list ran past ${MAX_PAGES} pages`,
+      );
+    }
+    const params = cursor === undefined ? {} : { cursor };
+    try {
+      await client.request({ method: "tools/list", params }, ANY_RESULT, {
+        signal,
+        timeout: timeoutMs,
+      });
+    } catch (err) {
+      // The 2026-07-28 codec validates results before our schema runs; the raw
+      // response still decides. Any other failure stands.
+      const invalid = err instanceof SdkError && err.code === "INVALID_RESULT";
+      if (log.error !== undefined) throw log.error;
+      if (!invalid || log.lastToolsListResponse() === undefined) throw err;
+    }
+    if (log.error !== undefined) throw log.error;
+    const raw = log.lastToolsListResponse();
+    if (raw === undefined) throw new Error("the tools/list response was not captured");
+    const result = pageOf(raw, `tools/list page ${page}`, "a tools/list result");
+    for (const tool of result.tools) tools.push(tool);
+    if (result.nextCursor === undefined) return tools;
+    if (seen.has(result.nextCursor)) {
+      throw new ContractpinError(
+        "SERVER_UNREADABLE",
+        `the server repeated the cursor ${JSON.stringify(result.nextCursor)} on tools/list page ${page}: its pagination never ends`,
+      );
+    }
+    seen.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+}

@@ -1,0 +1,334 @@
+// Fake servers, one for each fault real servers do not produce. Each asserts
+// the exit code and the message; none may hang, leak a process or pass.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { after, describe, it } from "node:test";
+import { runCli, startCli } from "../helpers/cli.js";
+import {
+  alive,
+  ended,
+  freePort,
+  SERVERS,
+  startFakeHttp,
+  type Running,
+} from "../helpers/servers.js";
+import { Workspace } from "../helpers/workspace.js";
+
+const TOOLS = JSON.parse(
+  readFileSync(new URL("../fixtures/servers/tools.json", import.meta.url), "utf8"),
+);
+
+/** A lock with one stdio fake server in `mode`, written by hand (no read needed). */
+function fakeStdioLock(ws: Workspace, mode: string, name = "fake"): void {
+  ws.dump("expected.json", TOOLS);
+  assert.equal(runCli(["add", name, "--file", "expected.json"], { cwd: ws.dir }).code, 0);
+  const lock = ws.lockJson();
+  const pinned = lock.servers[name]!;
+  delete pinned["path"];
+  lock.servers[name] = {
+    ...pinned,
+    transport: "stdio",
+    command: [process.execPath, SERVERS.fakeStdio, mode, ws.path("state")],
+  };
+  ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
+}
+
+function addFake(ws: Workspace, mode: string, ...extra: string[]) {
+  return runCli(
+    ["add", "fake", ...extra, "--", process.execPath, SERVERS.fakeStdio, mode, ws.path("state")],
+    { cwd: ws.dir },
+  );
+}
+
+describe("stdio faults", () => {
+  it("pagination over 4 pages: every tool, and the same digests as one page", () => {
+    const ws = new Workspace();
+    const r = addFake(ws, "paginate");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /: 4 tools, /);
+    ws.dump("one-page.json", TOOLS);
+    const onePage = JSON.parse(runCli(["digest", ws.path("one-page.json"), "--json"]).stdout);
+    assert.equal(ws.lockJson().servers["fake"]!["digest"], onePage.digest);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+  });
+
+  it("a cursor cycle: exit 1, not a loop", () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "cursor-cycle");
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /fake {2}UNREACHABLE {2}the server repeated the cursor "b" on tools\/list page 3: its pagination never ends/,
+    );
+  });
+
+  it("a duplicate key in the wire bytes: exit 1 (JSON.parse would have kept the second)", () => {
+    const ws = new Workspace();
+    const r = addFake(ws, "duplicate-key");
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /server fake: the server sent a message that is not strict JSON: duplicate member name "description"/,
+    );
+  });
+
+  it("tools exactly as served: null description, a __proto__ property, a vendor annotation key", () => {
+    const ws = new Workspace();
+    assert.equal(addFake(ws, "vendor").code, 0);
+    const raw =
+      '{"tools":[{"name":"odd","description":null,"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}},"annotations":{"readOnlyHint":true,"category":"vendor"}}]}';
+    ws.write("raw.json", raw);
+    const expected = JSON.parse(runCli(["digest", ws.path("raw.json"), "--json"]).stdout);
+    assert.equal(ws.lockJson().servers["fake"]!["digest"], expected.digest);
+    const withoutVendorKey = runCli(["digest", "-", "--json"], {
+      input: raw.replace(',"category":"vendor"', ""),
+    });
+    assert.notEqual(JSON.parse(withoutVendorKey.stdout).digest, expected.digest);
+  });
+
+  it("a description that changes on the second run: drift caught (exit 1)", () => {
+    const ws = new Workspace();
+    assert.equal(addFake(ws, "drift").code, 0);
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^ {2}DRIFTED {4}alpha +changed: description$/m);
+  });
+
+  it("a crash mid-list: exit 1, with the server's last stderr lines", () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "crash-mid-list");
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /fake {2}UNREACHABLE {2}the server closed the connection/);
+    assert.match(r.stdout, /\| segfault in tools\/list/);
+  });
+
+  it("a server that exits at once: exit 1, with its stderr", () => {
+    const ws = new Workspace();
+    const r = addFake(ws, "exit-at-once");
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^contractpin: server fake: the server closed the connection\n {2}\| fatal: missing configuration/m,
+    );
+  });
+
+  it("a hang: the timeout is honoured within 1 s, and the server is ended", async () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "hang");
+    const started = Date.now();
+    const r = runCli(["verify", "--timeout", "1.5"], { cwd: ws.dir });
+    const elapsed = (Date.now() - started) / 1000;
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /fake {2}UNREACHABLE {2}timed out after 1\.5 s/);
+    assert.ok(elapsed < 2.5, `took ${elapsed} s`);
+    assert.ok(await ended(Number(ws.read("state.pid"))), "the hung server was ended");
+  });
+
+  it("garbage on stdout: exit 1", () => {
+    const ws = new Workspace();
+    const r = addFake(ws, "garbage");
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /server fake: the server sent a message that is not strict JSON: unexpected 'S'/,
+    );
+  });
+
+  it("a 10 MB stderr flood: read normally, never mixed into contractpin's output", () => {
+    const ws = new Workspace();
+    const r = addFake(ws, "stderr-flood");
+    assert.equal(r.code, 0, r.stderr.slice(0, 500));
+    assert.equal(r.stderr, "");
+    assert.ok(!r.stdout.includes("xxxx"));
+  });
+
+  it("a grandchild process does not survive contractpin", async () => {
+    const ws = new Workspace();
+    assert.equal(addFake(ws, "grandchild").code, 0);
+    const grandchild = Number(ws.read("state.grandchild"));
+    assert.ok(grandchild > 0);
+    assert.ok(await ended(grandchild), "the grandchild was ended with the server's process group");
+  });
+
+  it("SIGTERM ignored: the server is still ended (SIGKILL), within the grace period", async () => {
+    const ws = new Workspace();
+    const started = Date.now();
+    assert.equal(addFake(ws, "ignore-sigterm").code, 0);
+    assert.ok(Date.now() - started < 4000);
+    assert.ok(await ended(Number(ws.read("state.pid"))));
+  });
+
+  it("a command that does not exist: exit 1", () => {
+    const ws = new Workspace();
+    const r = runCli(["add", "nope", "--", "contractpin-no-such-command-xyz"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /server nope: cannot start contractpin-no-such-command-xyz: command not found/,
+    );
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal} to contractpin while a server hangs: it ends the server and its grandchild, then exits 2`, async () => {
+      const ws = new Workspace();
+      fakeStdioLock(ws, "grandchild+hang", "slow");
+      const run = startCli(["verify", "--timeout", "30"], { cwd: ws.dir });
+      await waitFor(() => {
+        try {
+          return alive(Number(ws.read("state.grandchild")));
+        } catch {
+          return false;
+        }
+      });
+      run.child.kill(signal);
+      const started = Date.now();
+      const r = await run.done;
+      assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, new RegExp(`contractpin: interrupted by ${signal}\n$`));
+      assert.ok(await ended(Number(ws.read("state.pid"))));
+      assert.ok(await ended(Number(ws.read("state.grandchild"))));
+    });
+  }
+});
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("HTTP faults", () => {
+  const servers: Running[] = [];
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+  async function fake(mode: string, stateFile?: string): Promise<string> {
+    const s = await startFakeHttp(mode, stateFile);
+    servers.push(s);
+    return s.url;
+  }
+
+  it("a description that changes on the second run: drift caught over HTTP", async () => {
+    const ws = new Workspace();
+    const url = await fake("drift", ws.path("state"));
+    assert.equal(runCli(["add", "remote", "--url", url], { cwd: ws.dir }).code, 0);
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^ {2}DRIFTED {4}alpha +changed: description$/m);
+  });
+
+  it("a duplicate key in an HTTP body: exit 1", async () => {
+    const ws = new Workspace();
+    const r = runCli(["add", "remote", "--url", await fake("duplicate-key")], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /duplicate member name "description"/);
+  });
+
+  const statuses: [string, RegExp][] = [
+    ["status-401", /HTTP 401 Unauthorized: the server refused the credentials/],
+    ["status-403", /HTTP 403 Forbidden: the server refused the credentials/],
+    ["status-404", /HTTP 404 Not Found: no MCP endpoint at this URL/],
+    ["status-500", /HTTP 500 Internal Server Error: the server failed/],
+    ["not-json", /not strict JSON|not JSON/],
+    ["html", /not an MCP server/],
+  ];
+  for (const [mode, message] of statuses) {
+    it(`${mode}: exit 1 and one line`, async () => {
+      const ws = new Workspace();
+      const r = runCli(["add", "remote", "--url", await fake(mode), "--timeout", "5"], {
+        cwd: ws.dir,
+      });
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+      assert.match(r.stderr, message);
+    });
+  }
+
+  it("connection refused: exit 1", async () => {
+    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${await freePort()}/mcp`], {
+      cwd: new Workspace().dir,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^contractpin: server remote: connection refused\n$/);
+  });
+
+  it("a hang over HTTP: the timeout is honoured", async () => {
+    const ws = new Workspace();
+    const started = Date.now();
+    const r = runCli(["add", "remote", "--url", await fake("hang"), "--timeout", "1"], {
+      cwd: ws.dir,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /timed out after 1 s/);
+    assert.ok(Date.now() - started < 2500);
+  });
+
+  it("a certificate that is not trusted: exit 1, a TLS error", async () => {
+    const ws = new Workspace();
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-days",
+        "1",
+        "-keyout",
+        ws.path("key.pem"),
+        "-out",
+        ws.path("cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    const server = await startFakeHttp("tls", undefined, {
+      FAKE_TLS_KEY: ws.path("key.pem"),
+      FAKE_TLS_CERT: ws.path("cert.pem"),
+    });
+    servers.push(server);
+    const r = runCli(["add", "remote", "--url", server.url.replace("http:", "https:")], {
+      cwd: ws.dir,
+    });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /server remote: TLS error: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/,
+    );
+  });
+});
+
+describe("many servers", () => {
+  it("a hung server does not delay the others past its own deadline", () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "hang", "hung");
+    const lock = ws.lockJson();
+    for (const name of ["a", "b", "c"]) {
+      lock.servers[name] = {
+        ...lock.servers["hung"]!,
+        command: [process.execPath, SERVERS.fakeStdio, "ok"],
+      };
+    }
+    ws.write("contractpin.lock", JSON.stringify(lock));
+    const started = Date.now();
+    const r = runCli(["verify", "--timeout", "2"], { cwd: ws.dir });
+    const elapsed = (Date.now() - started) / 1000;
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^a {2}ok/m);
+    assert.match(r.stdout, /^hung {2}UNREACHABLE {2}timed out after 2 s/m);
+    assert.match(r.stdout, /FAIL: 1 unreachable, 3 ok of 4 servers/);
+    assert.ok(elapsed < 3.5, `took ${elapsed} s`);
+    // Without a TTY: one plain progress line per server, the hung one last.
+    const progress = r.stderr.trimEnd().split("\n");
+    assert.equal(progress.length, 4, r.stderr);
+    assert.match(progress[3]!, /^\[4\/4\] hung: UNREACHABLE \(2\.\d\d s\)$/);
+  });
+});

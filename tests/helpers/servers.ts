@@ -1,0 +1,156 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const modules = new URL("../../node_modules/@modelcontextprotocol/", import.meta.url);
+
+/** Real MCP servers from npm (devDependencies), and the fake ones of the fixtures. */
+export const SERVERS = {
+  memory: fileURLToPath(new URL("server-memory/dist/index.js", modules)),
+  everything: fileURLToPath(new URL("server-everything/dist/index.js", modules)),
+  filesystem: fileURLToPath(new URL("server-filesystem/dist/index.js", modules)),
+  fakeStdio: fileURLToPath(new URL("../fixtures/servers/fake-stdio-server.mjs", import.meta.url)),
+  fakeHttp: fileURLToPath(new URL("../fixtures/servers/fake-http-server.mjs", import.meta.url)),
+};
+
+/**
+ * The raw tools/list response line of a stdio server, byte for byte as it
+ * wrote it: the test's own minimal client, independent of contractpin.
+ */
+export function rawStdioDump(argv: string[], env: Record<string, string> = {}): Buffer {
+  const script = `
+    const { spawn } = require("node:child_process");
+    const [cmd, ...args] = JSON.parse(process.argv[1]);
+    const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, ...JSON.parse(process.argv[2]) } });
+    let pending = Buffer.alloc(0);
+    const send = (m) => child.stdin.write(JSON.stringify(m) + "\\n");
+    child.stdout.on("data", (d) => {
+      pending = Buffer.concat([pending, d]);
+      let nl;
+      while ((nl = pending.indexOf(10)) >= 0) {
+        const line = pending.subarray(0, nl); pending = pending.subarray(nl + 1);
+        const id = JSON.parse(line.toString()).id;
+        if (id === 1) { send({ jsonrpc: "2.0", method: "notifications/initialized" }); send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }); }
+        if (id === 2) { process.stdout.write(line); child.kill(); }
+      }
+    });
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });`;
+  const r = spawnSync(process.execPath, ["-e", script, JSON.stringify(argv), JSON.stringify(env)], {
+    timeout: 30_000,
+  });
+  if (r.status !== 0 || r.stdout.length === 0) throw new Error(`raw dump failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Writes a raw dump to `path`. */
+export function writeRawDump(
+  path: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): string {
+  writeFileSync(path, rawStdioDump(argv, env));
+  return path;
+}
+
+/** A server process started for a test, stopped by `stop()`. */
+export interface Running {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGKILL");
+    });
+}
+
+/** Starts server-everything in Streamable HTTP mode on a free loopback port. */
+export async function startEverythingHttp(): Promise<Running> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const child = spawn(process.execPath, [SERVERS.everything, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const ready = await new Promise<boolean>((resolve) => {
+      let err = "";
+      const timer = setTimeout(() => resolve(false), 15_000);
+      child.stderr!.on("data", (d: Buffer) => {
+        err += d.toString();
+        if (err.includes("listening on port")) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ready) return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop: stopper(child) };
+    await stopper(child)();
+  }
+  throw new Error("server-everything did not start");
+}
+
+/** Starts the fake HTTP server in `mode` on a free loopback port (mode "tls KEY CERT" for HTTPS). */
+export async function startFakeHttp(
+  mode: string,
+  stateFile?: string,
+  env: Record<string, string> = {},
+): Promise<Running> {
+  const child = spawn(
+    process.execPath,
+    [SERVERS.fakeHttp, mode, ...(stateFile ? [stateFile] : [])],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once("data", (d: Buffer) =>
+      resolve(Number(/listening on (\d+)/.exec(d.toString())![1])),
+    );
+    child.once("exit", () => reject(new Error("fake server exited")));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop: stopper(child) };
+}
+
+/** True while a process with this pid exists and is not a zombie waiting to be reaped. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** True once `pid` has ended, polling for up to `ms` (signals are delivered asynchronously). */
+export async function ended(pid: number, ms = 2000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
+/** A loopback port that nothing listens on (bound, then released). */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
