@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/contractpin.cjs", import.meta.url));
 const example = fileURLToPath(new URL("./server-memory.tools.json", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "contractpin-demo-"));
 

@@ -3,40 +3,30 @@ import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
 import { packageVersion } from "../io/version.js";
+import * as add from "./commands/add.js";
+import * as canonicalize from "./commands/canonicalize.js";
+import * as digest from "./commands/digest.js";
+import * as init from "./commands/init.js";
+import * as remove from "./commands/remove.js";
+import * as update from "./commands/update.js";
+import * as verify from "./commands/verify.js";
 
 interface CommandModule {
   help: string;
   run(args: string[], io: Io): Promise<number>;
 }
 
-// Each command is imported only when it runs, so a quick command never pays
-// for the modules (and libraries) of a heavier one.
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  init: {
-    summary: "create the lock, or re-pin every server in it (--force)",
-    load: () => import("./commands/init.js"),
-  },
-  add: {
-    summary: "pin one server (a dump file, an HTTP URL, or a stdio command)",
-    load: () => import("./commands/add.js"),
-  },
-  verify: {
-    summary: "compare live servers with the lock; exit 1 on any drift",
-    load: () => import("./commands/verify.js"),
-  },
-  update: {
-    summary: "re-pin some or all servers and show what changed",
-    load: () => import("./commands/update.js"),
-  },
-  remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
-  digest: {
-    summary: "print the contract digests of a tools/list dump",
-    load: () => import("./commands/digest.js"),
-  },
-  canonicalize: {
-    summary: "print the canonical JSON of one value",
-    load: () => import("./commands/canonicalize.js"),
-  },
+// The commands are small and bundled with this entry (npm run build), so they
+// are imported statically; what is heavy, the MCP client library, is imported
+// only when a live server is read (src/sources/read-tools.ts).
+const COMMANDS: Record<string, { summary: string; module: CommandModule }> = {
+  init: { summary: "create the lock, or re-pin every server in it (--force)", module: init },
+  add: { summary: "pin one server (a dump file, an HTTP URL, or a stdio command)", module: add },
+  verify: { summary: "compare live servers with the lock; exit 1 on any drift", module: verify },
+  update: { summary: "re-pin some or all servers and show what changed", module: update },
+  remove: { summary: "drop a server from the lock", module: remove },
+  digest: { summary: "print the contract digests of a tools/list dump", module: digest },
+  canonicalize: { summary: "print the canonical JSON of one value", module: canonicalize },
 };
 
 const HELP = `contractpin: pin the contracts of MCP tools and fail CI when they change
@@ -73,7 +63,7 @@ async function main(argv: string[], io: Io): Promise<number> {
       `unknown command '${name}' (run 'contractpin --help' for the list)`,
     );
   }
-  const command = await entry.load();
+  const command = entry.module;
   const own = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
   if (own.includes("--help") || own.includes("-h")) {
     await io.out(command.help);
@@ -93,11 +83,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 const io = { ...processIo(), signal: interrupt.signal };
-try {
-  process.exitCode = await main(process.argv.slice(2), io);
-  if (interrupt.signal.aborted) throw interrupt.signal.reason;
-} catch (err) {
-  const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
-  await io.err(`${message}\n`).catch(() => undefined);
-  process.exitCode = code;
-}
+main(process.argv.slice(2), io)
+  .then((code) => {
+    if (interrupt.signal.aborted) throw interrupt.signal.reason;
+    process.exitCode = code;
+  })
+  .catch(async (err: unknown) => {
+    const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
+    await io.err(`${message}\n`).catch(() => undefined);
+    process.exitCode = code;
+  });

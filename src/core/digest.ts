@@ -1,6 +1,5 @@
 import * as crypto from "node:crypto";
 import { CanonicalWriter } from "./canonical-bytes.js";
-import { canonicalize } from "./canonical-json.js";
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { ContractpinError } from "./errors.js";
 import { setMember, type JsonValue } from "./json-value.js";
@@ -39,13 +38,15 @@ export function digestOfCanonical(canonical: string | Uint8Array): Digest {
   return `sha256:${sha256Hex(canonical)}`;
 }
 
+// One writer, reused: digesting is synchronous, so no two digests interleave.
+const writer = new CanonicalWriter();
+
 /** The digest of any JSON value: SHA-256 of its canonical bytes. */
 export function digestValue(value: unknown): Digest {
-  return digestOfCanonical(canonicalize(value));
+  writer.reset();
+  writer.value(value);
+  return digestOfCanonical(writer.bytes());
 }
-
-// One writer, reused: digesting is synchronous, so no two contracts interleave.
-const writer = new CanonicalWriter();
 
 /**
  * Tool digest and field digests of a contract from one canonicalization: the

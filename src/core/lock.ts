@@ -104,7 +104,7 @@ function validateServer(value: JsonValue, where: string): PinnedServer {
   const toolsOut: Record<string, ToolDigests> = {};
   const names: Record<string, string> = {};
   for (const name of Object.keys(tools)) {
-    const tool = validateTool(tools[name]!, pathKey(`${where}.tools`, name));
+    const tool = validateTool(tools[name]!, () => pathKey(`${where}.tools`, name));
     setMember(toolsOut, name, tool);
     setMember(names, name, tool.digest);
   }
@@ -158,22 +158,34 @@ function validateSource(
   }
 }
 
-function validateTool(value: JsonValue, where: string): ToolDigests {
-  const tool = object(value, where);
-  onlyKeys(tool, where, ["digest", "fields"]);
-  const digest = digestAt(getMember(tool, "digest"), `${where}.digest`);
+// A lock holds every tool's digests: the JSON path of each value is built only
+// when a value is wrong, so that a valid lock is checked without making them.
+function validateTool(value: JsonValue, where: () => string): ToolDigests {
+  if (!isJsonObject(value)) object(value, where());
+  const tool = value as JsonObject;
+  for (const key of Object.keys(tool)) {
+    if (key !== "digest" && key !== "fields") onlyKeys(tool, where(), ["digest", "fields"]);
+  }
+  const digest = tool["digest"];
+  if (!isDigest(digest)) digestAt(digest, `${where()}.digest`);
   const fieldsValue = getMember(tool, "fields");
   const fields: ToolDigests["fields"] = {};
   if (fieldsValue !== undefined) {
-    const record = object(fieldsValue, `${where}.fields`);
+    const record = object(fieldsValue, isJsonObject(fieldsValue) ? "" : `${where()}.fields`);
     for (const field of Object.keys(record)) {
+      const fieldDigest = record[field];
       if (!(CONTRACT_FIELDS as readonly string[]).includes(field)) {
-        corrupt(pathKey(`${where}.fields`, field), "is not a contract field");
+        corrupt(pathKey(`${where()}.fields`, field), "is not a contract field");
       }
-      fields[field as ContractField] = digestAt(record[field], pathKey(`${where}.fields`, field));
+      if (!isDigest(fieldDigest)) digestAt(fieldDigest, pathKey(`${where()}.fields`, field));
+      fields[field as ContractField] = fieldDigest as Digest;
     }
   }
-  return { digest, fields };
+  return { digest: digest as Digest, fields };
+}
+
+function isDigest(value: JsonValue | undefined): boolean {
+  return typeof value === "string" && value.length === 71 && DIGEST.test(value);
 }
 
 /** The lock as written: pretty-printed, keys sorted, two-space indent, LF, trailing newline (spec 5). */

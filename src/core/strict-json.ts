@@ -2,6 +2,11 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { ContractpinError, type JsonErrorCode } from "./errors.js";
 import { pathKey, type JsonObject, type JsonValue } from "./json-value.js";
 
+const WHITESPACE = /[ \t\n\r]*/y;
+// A run of string content that needs no decoding: no quote, backslash or control character.
+// eslint-disable-next-line no-control-regex
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
+
 /** The deepest nesting of arrays and objects accepted. Deeper input is JSON_TOO_DEEP. */
 export const MAX_DEPTH = 10_000;
 
@@ -187,25 +192,44 @@ class Parser {
 
   private skipWs(): void {
     const text = this.text;
-    let i = this.i;
-    let c = text.charCodeAt(i);
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
-    this.i = i;
+    const i = this.i;
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+    // A run of whitespace (a pretty-printed lock's indentation) is skipped by
+    // the regex engine: far faster than a loop in a short-lived process.
+    const next = text.charCodeAt(i + 1);
+    if (next !== 0x20 && next !== 0x0a && next !== 0x0d && next !== 0x09) {
+      this.i = i + 1;
+      return;
+    }
+    WHITESPACE.lastIndex = i;
+    WHITESPACE.test(text);
+    this.i = WHITESPACE.lastIndex;
   }
 
   private readString(): string {
     const text = this.text;
     const start = this.i + 1;
+    // Short strings (most names) are scanned here; the rest of a longer one by
+    // the regex engine, which is much faster in a short-lived process.
+    const limit = start + 16;
     let j = start;
-    for (;;) {
+    for (; j < limit; j++) {
       const c = text.charCodeAt(j);
       if (c === 0x22) {
         this.i = j + 1;
         return text.slice(start, j);
       }
       if (c === 0x5c || c < 0x20 || c !== c) return this.readEscapedString(start, j);
-      j++;
     }
+    PLAIN_RUN.lastIndex = j;
+    PLAIN_RUN.test(text);
+    j = PLAIN_RUN.lastIndex;
+    if (text.charCodeAt(j) === 0x22) {
+      this.i = j + 1;
+      return text.slice(start, j);
+    }
+    return this.readEscapedString(start, j);
   }
 
   /** The slow path: a string with escapes (or an error), continuing from `j`. */

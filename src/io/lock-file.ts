@@ -1,5 +1,12 @@
-import { readFileSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
@@ -54,25 +61,31 @@ export interface AtomicWriteOps {
   syncDir(dir: string): Promise<void>;
 }
 
+// Synchronous calls: a CLI has nothing else to do meanwhile, and node:fs is
+// loaded already (node:fs/promises would add to every start-up).
 const nodeOps: AtomicWriteOps = {
   async writeNew(path, data) {
-    const handle = await open(path, "wx", 0o644);
+    const fd = openSync(path, "wx", 0o644);
     try {
-      await handle.writeFile(data, "utf8");
-      await handle.sync();
+      writeFileSync(fd, data, "utf8");
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   },
-  rename,
-  unlink,
+  async rename(from, to) {
+    renameSync(from, to);
+  },
+  async unlink(path) {
+    unlinkSync(path);
+  },
   async syncDir(dir) {
     try {
-      const handle = await open(dir, "r");
+      const fd = openSync(dir, "r");
       try {
-        await handle.sync();
+        fsyncSync(fd);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } catch {
       // Some systems cannot fsync a directory; the rename itself is still atomic.

@@ -1,5 +1,6 @@
 import type { JsonValue } from "../core/json-value.js";
 import type { ServerSource } from "../core/server-source.js";
+import { readFileTools } from "./file.js";
 
 /** What reading a server needs from its surroundings. */
 export interface ReadContext {
@@ -24,7 +25,7 @@ export async function readServerTools(
 ): Promise<JsonValue[]> {
   switch (source.transport) {
     case "file":
-      return (await import("./file.js")).readFileTools(source, ctx);
+      return readFileTools(source, ctx);
     case "stdio":
     case "http":
       return (await import("./live/read-live.js")).readLiveTools(source, ctx);

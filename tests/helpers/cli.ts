@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** The built CLI, as `npm test` builds it and as the package's bin runs it. */
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** The built CLI: the package's bin, as `npm test` builds it. */
+export const CLI = fileURLToPath(new URL("../../dist/bin/contractpin.cjs", import.meta.url));
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface CliResult {

@@ -1,0 +1,170 @@
+/**
+ * Whole-process wall time of `contractpin verify`:
+ *  1. a lock of one file-transport server with 100 tools, against `node -e ""`
+ *     (target: within 1.5x), and a check that such a run never loads the MCP
+ *     client library;
+ *  2. ten stdio servers (@modelcontextprotocol/server-memory under ten names)
+ *     against the slowest one verified alone (target: within 1.5x), and what
+ *     contractpin adds per server over a bare client listing the same server.
+ * Usage: node bench/verify.bench.mjs [--rounds N]   (after npm run build)
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { makeDump } from "./corpus.mjs";
+import { medians } from "./timing.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cli = join(root, "dist/bin/contractpin.cjs");
+const memory = join(root, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+const roundsArg = process.argv.indexOf("--rounds");
+const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 21;
+const node = process.execPath;
+const dir = mkdtempSync(join(tmpdir(), "contractpin-bench-"));
+const results = [];
+
+function contractpin(args, options = {}) {
+  const r = spawnSync(node, [cli, ...args], { cwd: dir, encoding: "utf8", ...options });
+  if (r.status !== 0) throw new Error(`contractpin ${args.join(" ")} failed: ${r.stderr}`);
+  return r;
+}
+
+try {
+  // 1. File transport, 100 tools: tools the size real servers serve (the
+  //    bundled server-memory dump's tools, renamed; ~1.2 KB each), and the
+  //    digest benchmark's heavier ~4 KB tools.
+  const example = JSON.parse(readFileSync(join(root, "examples/server-memory.tools.json"), "utf8"))
+    .result.tools;
+  const realSized = Array.from({ length: 100 }, (_, i) => ({
+    ...example[i % example.length],
+    name: `tool_${i}`,
+  }));
+  writeFileSync(join(dir, "real.json"), JSON.stringify({ tools: realSized }));
+  writeFileSync(join(dir, "heavy.json"), makeDump(100));
+  contractpin(["add", "real", "--file", "real.json", "--lock", "real.lock"]);
+  contractpin(["add", "heavy", "--file", "heavy.json", "--lock", "heavy.lock"]);
+  const trace = spawnSync(
+    node,
+    [
+      "--import",
+      "data:text/javascript," +
+        encodeURIComponent(
+          'import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function resolve(s,c,n){if(s.includes(\\"@modelcontextprotocol\\"))process.stderr.write(\\"LOADED \\"+s+\\"\\\\n\\");return n(s,c)}"));',
+        ),
+      cli,
+      "verify",
+      "--lock",
+      "real.lock",
+    ],
+    { cwd: dir, encoding: "utf8" },
+  );
+  const loadsClient = trace.stderr.includes("LOADED") || trace.status !== 0;
+  const [bare, version, verifyReal, verifyHeavy] = medians(
+    [
+      [node, "-e", ""],
+      [node, cli, "--version"],
+      [node, cli, "verify", "--lock", "real.lock"],
+      [node, cli, "verify", "--lock", "heavy.lock"],
+    ],
+    rounds,
+    { cwd: dir },
+  );
+  results.push(
+    ['node -e "" (floor)', bare],
+    ["contractpin --version", version],
+    [
+      `verify, 1 file server, 100 tools of ~1.2 KB (${(statSync(join(dir, "real.json")).size / 1024).toFixed(0)} KB)`,
+      verifyReal,
+    ],
+    [
+      `verify, 1 file server, 100 tools of ~4 KB (${(statSync(join(dir, "heavy.json")).size / 1024).toFixed(0)} KB)`,
+      verifyHeavy,
+    ],
+  );
+
+  // 2. Ten stdio servers.
+  for (let i = 1; i <= 10; i++) {
+    contractpin([
+      "add",
+      `m${i}`,
+      "--lock",
+      "live.lock",
+      "--env",
+      `MEMORY_FILE_PATH=${join(dir, `m${i}.jsonl`)}`,
+      "--",
+      node,
+      memory,
+    ]);
+  }
+  const liveRounds = Math.max(5, Math.floor(rounds / 3));
+  const alone = medians(
+    Array.from({ length: 10 }, (_, i) => [
+      node,
+      cli,
+      "verify",
+      "--lock",
+      "live.lock",
+      "--server",
+      `m${i + 1}`,
+    ]),
+    liveRounds,
+    { cwd: dir },
+  );
+  const slowest = Math.max(...alone);
+  // Inside the project, so that it resolves the MCP client from node_modules.
+  mkdirSync(join(root, ".bench"), { recursive: true });
+  const bareClient = join(root, ".bench", "bare-client.mjs");
+  writeFileSync(
+    bareClient,
+    `
+    import { Client } from "@modelcontextprotocol/client";
+    import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+    const client = new Client({ name: "bare", version: "0" }, { capabilities: {} });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(memory)}], env: { MEMORY_FILE_PATH: ${JSON.stringify(join(dir, "bare.jsonl"))} } }));
+    await client.listTools();
+    await client.close();`,
+  );
+  const [all, bareList, one] = medians(
+    [
+      [node, cli, "verify", "--lock", "live.lock"],
+      [node, bareClient],
+      [node, cli, "verify", "--lock", "live.lock", "--server", "m1"],
+    ],
+    liveRounds,
+    { cwd: dir },
+  );
+  results.push(
+    ["verify, each of 10 stdio servers alone (slowest)", slowest],
+    ["verify, 10 stdio servers at once", all],
+    ["bare MCP client: connect, listTools, close (server-memory)", bareList],
+    ["verify, 1 stdio server (server-memory)", one],
+  );
+
+  const width = Math.max(...results.map(([name]) => name.length));
+  console.log(
+    `contractpin verify benchmark -- node ${process.version}, ${rounds} rounds (live: ${liveRounds}), medians`,
+  );
+  for (const [name, ms] of results)
+    console.log(`${name.padEnd(width)}  ${ms.toFixed(1).padStart(8)} ms`);
+  const targets = [
+    ['verify (file, 100 tools of ~1.2 KB) / node -e ""', verifyReal / bare, 1.5],
+    ['verify (file, 100 tools of ~4 KB) / node -e ""', verifyHeavy / bare, 1.5],
+    ["verify 10 stdio servers / slowest alone", all / slowest, 1.5],
+  ];
+  console.log("\ntargets:");
+  for (const [name, ratio, limit] of targets) {
+    console.log(
+      `  ${name.padEnd(50)} ${ratio.toFixed(2)}x  <= ${limit.toFixed(2)}x  ${ratio <= limit ? "PASS" : "FAIL"}`,
+    );
+  }
+  console.log(
+    `  file-only verify loads the MCP client library: ${loadsClient ? "YES (FAIL)" : "no (PASS)"}`,
+  );
+  console.log(
+    `\ncontractpin's time per server over a bare client: ${(one - bareList).toFixed(1)} ms (verify of one server minus connect+listTools+close)`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
