@@ -43,6 +43,17 @@ export function expandReferences(
   env: Readonly<Record<string, string | undefined>>,
   where: string,
 ): string {
+  // Any other ${...} (${env:X}, ${input:Y}) would be sent literally: refuse it.
+  const rest = template.replace(REFERENCE, "");
+  const stray = rest.indexOf("${");
+  if (stray !== -1) {
+    const end = rest.indexOf("}", stray);
+    const shown = rest.slice(stray, end === -1 ? stray + 20 : end + 1);
+    throw new ContractpinError(
+      "ENV_UNSET",
+      `${where} has '${shown}', which is not a reference contractpin can expand (only \${NAME}, from the environment)`,
+    );
+  }
   return template.replace(REFERENCE, (_, name: string) => {
     const value = env[name];
     if (value === undefined) {

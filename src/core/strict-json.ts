@@ -1,6 +1,13 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { ContractpinError, type JsonErrorCode } from "./errors.js";
 import { pathKey, type JsonObject, type JsonValue } from "./json-value.js";
+import {
+  abbreviate,
+  firstInvalidUtf8,
+  hex4,
+  loneSurrogateInString,
+  parseHex4,
+} from "./json-text.js";
 
 const WHITESPACE = /[ \t\n\r]*/y;
 // A run of string content that needs no decoding: no quote, backslash or control character.
@@ -402,67 +409,4 @@ class Parser {
     });
     return path;
   }
-}
-
-function parseHex4(text: string, j: number): number {
-  let code = 0;
-  for (let k = j; k < j + 4; k++) {
-    const h = text.charCodeAt(k);
-    const v =
-      h >= 0x30 && h <= 0x39
-        ? h - 0x30
-        : h >= 0x61 && h <= 0x66
-          ? h - 0x57
-          : h >= 0x41 && h <= 0x46
-            ? h - 0x37
-            : -1;
-    if (v < 0) return -1;
-    code = code * 16 + v;
-  }
-  return code;
-}
-
-function hex4(code: number): string {
-  return code.toString(16).toUpperCase().padStart(4, "0");
-}
-
-function abbreviate(s: string, max = 40): string {
-  return s.length > max ? `${s.slice(0, max / 2 - 2)}...${s.slice(-(max / 2 - 1))}` : s;
-}
-
-function loneSurrogateInString(text: string): ContractpinError {
-  let i = 0;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0xd800 && c <= 0xdfff) break;
-  }
-  return new ContractpinError(
-    "JSON_LONE_SURROGATE",
-    `text contains a lone surrogate at UTF-16 index ${i}`,
-  );
-}
-
-/** Byte offset of the first malformed UTF-8 sequence (error path only). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let lo = 0;
-  let hi = bytes.length;
-  // The longest valid prefix, found by bisection with the fatal decoder; it
-  // can stop inside a valid sequence, so step back to that sequence's start.
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
-      lo = mid;
-    } catch {
-      hi = mid - 1;
-    }
-  }
-  return lo;
 }

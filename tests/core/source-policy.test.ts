@@ -101,3 +101,16 @@ describe("expandReferences", () => {
     );
   });
 });
+
+describe("expandReferences refuses what it cannot expand", () => {
+  it("a ${...} that is not ${NAME}", () => {
+    assert.match(
+      throwsCode(() => expandReferences("x ${input:token}", {}, "argument 1"), "ENV_UNSET"),
+      /argument 1 has '\$\{input:token\}', which is not a reference/,
+    );
+    assert.match(
+      throwsCode(() => expandReferences("${env:HOME}", { HOME: "/h" }, "env A"), "ENV_UNSET"),
+      /'\$\{env:HOME\}'/,
+    );
+  });
+});

@@ -4,7 +4,6 @@ import { displayName } from "./style.js";
 /** Reports servers as they are read: on stderr, so stdout stays the report. */
 export interface Progress {
   done(finding: ServerFinding, seconds: number): void;
-  finish(): void;
 }
 
 const STATUS: Record<ServerFinding["status"], string> = {
@@ -33,7 +32,6 @@ export function progress(
           `[${completed}/${total}] ${displayName(finding.name)}: ${STATUS[finding.status]} (${seconds.toFixed(2)} s)\n`,
         );
       },
-      finish() {},
     };
   }
   const lines = names.map((name) => `  reading  ${displayName(name)}`);
@@ -46,6 +44,5 @@ export function progress(
       // Move up to the first line, then rewrite every line in place.
       write(`\u001b[${lines.length}A` + lines.map((l) => `\u001b[2K${l}\n`).join(""));
     },
-    finish() {},
   };
 }
