@@ -41,6 +41,9 @@ export type LockErrorCode =
 export type SourceErrorCode =
   "SECRET_IN_DEFINITION" | "ENV_UNSET" | "SOURCE_INVALID" | "SERVER_UNREADABLE";
 
+/** Codes raised when importing MCP client config files (each is exit 2). */
+export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";
+
 /** Codes raised at the edges: the command line and the files it names. */
 export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED";
 
@@ -50,6 +53,7 @@ export type ErrorCode =
   | ToolsErrorCode
   | LockErrorCode
   | SourceErrorCode
+  | ConfigErrorCode
   | CliErrorCode;
 
 /** An expected failure with a stable machine-readable code. */

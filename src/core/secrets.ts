@@ -37,22 +37,30 @@ const KNOWN_TOKEN_SHAPES = [
 ];
 
 /**
- * True when a literal value looks like a credential: a known token shape, or a
- * long run of mixed letters and digits with no spaces that is not a path or URL.
+ * True when a literal value looks like a credential: a known token shape, a
+ * URL with a password in it, a long hex key, or a long run of mixed-case
+ * letters and digits with no spaces that is not a path or URL. Lower-case
+ * names with versions (`mcp-server-sqlite==2025.4.25`) are not.
  */
 export function looksLikeSecretValue(value: string): boolean {
   if (KNOWN_TOKEN_SHAPES.some((re) => re.test(value))) return true;
+  if (URL_WITH_PASSWORD.test(value)) return true;
   if (
-    value.length < 24 ||
+    value.length < 20 ||
     /\s/.test(value) ||
     /^(\.{0,2}\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/)/i.test(value)
   ) {
     return false;
   }
-  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(value) || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value))
-    return false;
-  return new Set(value).size >= 12;
+  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(value)) return false;
+  if (/^[0-9a-f]{32,}$/i.test(value)) return true;
+  return (
+    /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value) && new Set(value).size >= 12
+  );
 }
+
+// scheme://user:password@host: a connection string that carries its password.
+const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/i;
 
 /** The literal text of a template: `value` with every `${VAR}` reference removed. */
 export function literalPart(value: string): string {

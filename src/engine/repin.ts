@@ -1,28 +1,49 @@
-import type { PinnedServer } from "../core/lock.js";
-import type { ReadContext } from "../sources/read-tools.js";
 import { ContractpinError } from "../core/errors.js";
+import type { PinnedServer } from "../core/lock.js";
+import type { ServerSource } from "../core/server-source.js";
+import type { ReadContext } from "../sources/read-tools.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";
 import { readDigests } from "./pin.js";
 
-/**
- * Re-reads each named server of a lock with its own definition and pins it
- * afresh. All or nothing: a server that cannot be read fails the whole
- * run (SERVER_UNREADABLE, naming every server that failed) once all reads
- * have finished, so no partial lock is ever written.
- */
-export async function repinAll(
+/** A server to pin: what the lock will hold, and values to read it with now. */
+export interface PinRequest {
+  name: string;
+  source: ServerSource;
+  /**
+   * Values of references the lock holds in place of literal secrets (from an
+   * imported client config): used for this read only, never written.
+   */
+  extraEnv?: Record<string, string>;
+}
+
+/** The definitions of a lock's named servers, to pin again as they are. */
+export function requestsFromLock(
   names: readonly string[],
   servers: Readonly<Record<string, PinnedServer>>,
+): PinRequest[] {
+  return names.map((name) => {
+    const { tool_count: _c, digest: _d, tools: _t, ...source } = servers[name]!;
+    return { name, source };
+  });
+}
+
+/**
+ * Reads each server and pins it afresh. All or nothing: a server that cannot
+ * be read fails the whole run (SERVER_UNREADABLE, naming every server that
+ * failed) once all reads have finished, so no partial lock is ever written.
+ */
+export async function pinAll(
+  requests: readonly PinRequest[],
   ctx: ReadContext,
   concurrency: number,
 ): Promise<Map<string, PinnedServer>> {
-  const results = await mapConcurrent(names, concurrency, async (name) => {
-    const { tool_count: _c, digest: _d, tools: _t, ...source } = servers[name]!;
+  const results = await mapConcurrent(requests, concurrency, async ({ name, source, extraEnv }) => {
+    const readCtx = extraEnv === undefined ? ctx : { ...ctx, env: { ...ctx.env, ...extraEnv } };
     try {
       return {
         name,
-        server: { ...source, ...(await readDigests(name, source, ctx)) } as PinnedServer,
+        server: { ...source, ...(await readDigests(name, source, readCtx)) } as PinnedServer,
       };
     } catch (error) {
       return { name, error };

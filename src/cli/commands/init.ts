@@ -1,38 +1,62 @@
+import { homedir } from "node:os";
+import { configLocations, importConfigs, type ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
-import { repinAll } from "../../engine/repin.js";
+import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, READ_HELP, READ_OPTIONS, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinned } from "../render/pin-text.js";
+import { displayName } from "../render/style.js";
 
-export const help = `Usage: contractpin init [--force] [options]
+export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
 
-Pins every server defined in the lock, writing a fresh lock. Without a lock,
-creates an empty one for 'contractpin add' to fill.
+Pins servers into a fresh lock. Where the servers come from:
+  --from PATH          every server of these MCP client config files (format
+                       recognised by content: Claude Desktop, Claude Code,
+                       VS Code, Cursor, Windsurf, Codex, Gemini CLI)
+  (no --from)          the project's client configs in the current directory:
+                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json; with
+                       --user also the user-level ones (see the README);
+                       if there are none, the servers the lock defines; and
+                       without a lock either, an empty lock for 'contractpin add'
+
+Servers of an existing lock that no config names are kept and re-pinned.
+Disabled servers are skipped and listed. A literal secret in a config is
+never written: the lock refers to an environment variable instead (a warning
+names it), or the server is skipped with the reason.
 
 An existing lock is never overwritten without --force (exit 2). With --force,
-every server in it is re-read and re-pinned from its definition: this is how
-a legitimate change (a new tool, a changed description) is accepted. If any
-server cannot be read, nothing is written (exit 1).
+every server is re-read and pinned afresh: this is how a legitimate change
+(a new tool, a changed description) is accepted. If any server cannot be
+read, nothing is written (exit 1).
 
 Options:
+  --from PATH          import this config file (repeatable)
+  --user               also discover the user-level configs
   --force              overwrite an existing lock
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
 Exit codes: 0 written; 1 a server could not be read; 2 the lock exists (without
---force), is corrupt, or bad arguments.
+--force), a config or the lock is malformed, two configs define one name, or
+bad arguments.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     "init",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS, force: { type: "boolean" } },
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      force: { type: "boolean" },
+      from: { type: "string", multiple: true },
+      user: { type: "boolean" },
+    },
     0,
   );
   const { ctx, concurrency } = readContext(values.lock, values, io.signal);
@@ -40,23 +64,73 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (previous !== undefined && values.force !== true) {
     throw new ContractpinError(
       "LOCK_EXISTS",
-      `${values.lock} already exists; 'contractpin init --force' re-pins every server in it, 'contractpin update' re-pins some`,
+      `${values.lock} already exists; 'contractpin init --force' re-pins every server, 'contractpin update' re-pins some`,
     );
   }
-  const names = Object.keys(previous?.servers ?? {}).sort();
+  if (values.from !== undefined && values.user === true) {
+    throw new ContractpinError(
+      "USAGE",
+      "--user discovers configs; with --from, name the files instead (see 'contractpin init --help')",
+    );
+  }
+
+  const imported = await importFromConfigs(values.from, values.user === true);
+  let requests: PinRequest[];
+  if (imported !== undefined && (imported.files.length > 0 || values.from !== undefined)) {
+    await reportImport(imported, io);
+    requests = imported.servers.map((s) => ({
+      name: s.name,
+      source: s.source,
+      extraEnv: s.secretValues,
+    }));
+  } else {
+    requests = requestsFromLock(
+      Object.keys(previous?.servers ?? {}).sort(),
+      previous?.servers ?? {},
+    );
+  }
+
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
-  const servers = Object.fromEntries(
-    await repinAll(names, previous?.servers ?? {}, ctx, concurrency),
-  );
+  const servers = Object.fromEntries(await pinAll(requests, ctx, concurrency));
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(values.lock, lock, previous);
-  if (names.length === 0) {
+  if (requests.length === 0) {
     await io.out(
       `created ${values.lock} with no servers; pin one with 'contractpin add NAME ...'\n`,
     );
   } else {
-    for (const name of names)
+    for (const { name } of [...requests].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, values.lock));
+    }
   }
   return EXIT.OK;
+}
+
+/** The servers of the configs named by --from, or of the discovered ones. */
+async function importFromConfigs(
+  from: string[] | undefined,
+  user: boolean,
+): Promise<ImportedConfigs | undefined> {
+  const projectDir = process.cwd();
+  const home = homedir();
+  if (from !== undefined) return importConfigs(from, { projectDir, home, required: true });
+  const locations = configLocations({
+    projectDir,
+    home,
+    platform: process.platform,
+    env: process.env,
+  }).filter((l) => l.scope === "project" || user);
+  return importConfigs(
+    locations.map((l) => l.path),
+    { projectDir, home, required: false },
+  );
+}
+
+async function reportImport(imported: ImportedConfigs, io: Io): Promise<void> {
+  for (const file of imported.files) await io.err(`contractpin: reading ${file}\n`);
+  for (const warning of imported.warnings) await io.err(`contractpin: warning: ${warning}\n`);
+  for (const s of imported.skipped) {
+    await io.err(`contractpin: skipped ${displayName(s.name)} (${s.file}): ${s.reason}\n`);
+  }
+  if (imported.files.length === 0) await io.err("contractpin: no MCP client config found\n");
 }

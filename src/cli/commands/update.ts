@@ -1,7 +1,7 @@
 import { compareServer } from "../../core/compare.js";
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
-import { repinAll } from "../../engine/repin.js";
+import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -42,7 +42,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const previous = await readLock(values.lock);
   const names = positionals.length > 0 ? positionals : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, values.lock);
-  const repinned = await repinAll(names, previous.servers, ctx, concurrency);
+  const repinned = await pinAll(requestsFromLock(names, previous.servers), ctx, concurrency);
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, server] of repinned) setMember(servers, name, server);
   const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));

@@ -1,0 +1,198 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { configConflict, configInvalid } from "./config-error.js";
+import { detectFormat } from "./formats.js";
+import {
+  importConfig,
+  importDocument,
+  type ImportedServer,
+  type ImportResult,
+  type SkippedServer,
+} from "./import-config.js";
+import { readConfigDocument } from "./read-document.js";
+
+/** A place where an MCP client keeps its server list. */
+export interface ConfigLocation {
+  /** The client, for people: "Claude Code", "VS Code", ... */
+  client: string;
+  path: string;
+  /** "project": in the project directory; "user": in the user's home or profile. */
+  scope: "project" | "user";
+}
+
+/** What configLocations needs to know about the machine. */
+export interface LocationOptions {
+  projectDir: string;
+  home: string;
+  platform: NodeJS.Platform;
+  /** The environment: APPDATA (Windows), XDG_CONFIG_HOME (Linux), CODEX_HOME. */
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * Every place an MCP client config may be, project ones first, in a fixed
+ * order; whether each exists is for importConfigs to find out. Pure.
+ */
+export function configLocations(options: LocationOptions): ConfigLocation[] {
+  const { projectDir, home, platform, env } = options;
+  const p = platform === "win32" ? path.win32 : path.posix;
+  // XDG_CONFIG_HOME counts only when absolute (XDG Base Directory spec).
+  const xdg = env["XDG_CONFIG_HOME"];
+  const desktopDir =
+    platform === "darwin"
+      ? p.join(home, "Library", "Application Support")
+      : platform === "win32"
+        ? (env["APPDATA"] ?? p.join(home, "AppData", "Roaming"))
+        : xdg !== undefined && p.isAbsolute(xdg)
+          ? xdg
+          : p.join(home, ".config");
+  const project = (client: string, ...parts: string[]): ConfigLocation => ({
+    client,
+    path: p.join(projectDir, ...parts),
+    scope: "project",
+  });
+  const user = (client: string, file: string): ConfigLocation => ({
+    client,
+    path: file,
+    scope: "user",
+  });
+  return [
+    project("Claude Code", ".mcp.json"),
+    project("VS Code", ".vscode", "mcp.json"),
+    project("Cursor", ".cursor", "mcp.json"),
+    user("Claude Desktop", p.join(desktopDir, "Claude", "claude_desktop_config.json")),
+    user("Claude Code", p.join(home, ".claude.json")),
+    user("Cursor", p.join(home, ".cursor", "mcp.json")),
+    user("Windsurf", p.join(home, ".codeium", "windsurf", "mcp_config.json")),
+    user("Codex", p.join(env["CODEX_HOME"] || p.join(home, ".codex"), "config.toml")),
+    user("Gemini CLI", p.join(home, ".gemini", "settings.json")),
+  ];
+}
+
+/** The servers of several config files, merged. */
+export interface ImportedConfigs {
+  servers: ImportedServer[];
+  skipped: SkippedServer[];
+  warnings: string[];
+  /** The files that were read and held a server list, in order. */
+  files: string[];
+}
+
+/** How importConfigs treats the files it is given. */
+export interface ImportConfigsOptions {
+  projectDir: string;
+  /** For `${userHome}`. */
+  home?: string;
+  /**
+   * true (for `--from`): a missing file, or one with no server list, is
+   * CONFIG_INVALID. false (for discovered locations): such a file is passed
+   * over. A file that exists but is malformed is CONFIG_INVALID either way.
+   */
+  required: boolean;
+}
+
+async function readIfPresent(file: string, required: boolean): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!required && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
+    const why = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`;
+    throw configInvalid(`${file}: ${why}`, err);
+  }
+}
+
+/**
+ * Reads and imports each config file, then merges them. Servers that Claude
+ * Code's `disabledMcpjsonServers` turns off in a `.mcp.json` are skipped as
+ * disabled. The same path given twice (a project that is the home directory)
+ * is read once.
+ *
+ * @throws ContractpinError CONFIG_INVALID for a file that is malformed (or,
+ *   when `required`, missing or without servers); CONFIG_CONFLICT when two
+ *   files define a server of the same name, naming both files.
+ */
+export async function importConfigs(
+  paths: string[],
+  options: ImportConfigsOptions,
+): Promise<ImportedConfigs> {
+  const results: ImportResult[] = [];
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const file of paths) {
+    const resolved = path.resolve(file);
+    if (seen.has(resolved)) continue;
+    seen.add(resolved);
+    const bytes = await readIfPresent(file, options.required);
+    if (bytes === undefined) continue;
+    let result: ImportResult;
+    if (options.required) {
+      result = importConfig(bytes, file, options);
+    } else {
+      const doc = readConfigDocument(bytes, file);
+      const format = detectFormat(doc);
+      if (format === undefined) continue; // e.g. a Gemini settings.json without servers
+      result = importDocument(doc, format, file, options);
+    }
+    results.push(result);
+    files.push(file);
+  }
+  return merge(results, files);
+}
+
+function merge(results: ImportResult[], files: string[]): ImportedConfigs {
+  const disabled = new Set(results.flatMap((r) => r.disabledProjectServers));
+  const merged: ImportedConfigs = { servers: [], skipped: [], warnings: [], files };
+  const origin = new Map<string, string>();
+  for (const result of results) {
+    merged.skipped.push(...result.skipped);
+    const off = result.servers.filter(
+      (s) => path.basename(s.file) === ".mcp.json" && disabled.has(s.name),
+    );
+    // A disabled server's warnings (which variables to set) would only mislead.
+    const labels = off.map((s) => `${s.file}: server ${s.name}: `);
+    merged.warnings.push(...result.warnings.filter((w) => !labels.some((l) => w.startsWith(l))));
+    for (const server of result.servers) {
+      if (off.includes(server)) {
+        merged.skipped.push({ name: server.name, file: server.file, reason: "disabled" });
+        continue;
+      }
+      const first = origin.get(server.name);
+      if (first !== undefined) {
+        throw configConflict(
+          `server ${server.name} is defined in both ${first} and ${server.file}; the lock's ` +
+            "server names are the configs' names, so rename it in one of the files " +
+            "(or import one file with --from)",
+        );
+      }
+      origin.set(server.name, server.file);
+      merged.servers.push(server);
+    }
+  }
+  merged.warnings.push(...sharedVariables(merged.servers));
+  return merged;
+}
+
+/**
+ * One warning per variable that two servers' literal secrets were both moved
+ * to with different values (two GITHUB_TOKENs): one variable cannot hold both
+ * when verifying. The values themselves are never named.
+ */
+function sharedVariables(servers: ImportedServer[]): string[] {
+  const first = new Map<string, ImportedServer>();
+  const warnings: string[] = [];
+  for (const server of servers) {
+    for (const [variable, value] of Object.entries(server.secretValues)) {
+      const other = first.get(variable);
+      if (other === undefined) first.set(variable, server);
+      else if (other.secretValues[variable] !== value) {
+        warnings.push(
+          `servers ${other.name} (${other.file}) and ${server.name} (${server.file}) both refer to ` +
+            `\${${variable}} but their configs hold different values for it; when verifying, ` +
+            `one value of ${variable} serves both`,
+        );
+      }
+    }
+  }
+  return warnings;
+}

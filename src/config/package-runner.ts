@@ -1,0 +1,173 @@
+/**
+ * Servers launched through a package runner (`npx -y pkg`, `uvx pkg`,
+ * `docker run image`) run whatever version is newest when they start. The lock
+ * pins what a server says, not its code, so this is not a failure; but the
+ * user should know, and know how to pin the version.
+ */
+
+type Ecosystem = "npm" | "python" | "pipx" | "docker";
+
+interface Runner {
+  ecosystem: Ecosystem;
+  /** How the runner was invoked (`npx`, `pnpm dlx`), for the message. */
+  invocation: string;
+  /** The arguments after the invocation. */
+  rest: string[];
+}
+
+// Options of each runner that take a separate value, so that the value is not
+// mistaken for the package. Unknown options are assumed to take none.
+// prettier-ignore
+const VALUE_OPTIONS: Record<Ecosystem, Set<string>> = {
+  npm: new Set(["-c", "--call", "-w", "--workspace", "--registry", "--cache", "--userconfig"]),
+  python: new Set([
+    "-p", "--python", "-w", "--with", "--with-editable", "--with-requirements",
+    "-c", "--constraints", "--index", "--index-url", "--default-index", "--extra-index-url",
+    "-f", "--find-links", "--directory", "--project", "--env-file", "--cache-dir",
+  ]),
+  pipx: new Set(["--python", "--pip-args", "--index-url"]),
+  docker: new Set([
+    "-a", "--attach", "--add-host", "--cap-add", "--cap-drop", "--cidfile", "--cpus",
+    "--device", "--dns", "-e", "--env", "--env-file", "--entrypoint", "--expose", "-h",
+    "--hostname", "-l", "--label", "--log-driver", "--log-opt", "-m", "--memory", "--mount",
+    "--name", "--network", "--net", "-p", "--publish", "--platform", "--pull", "--restart",
+    "--security-opt", "--shm-size", "--tmpfs", "-u", "--user", "--ulimit", "-v", "--volume",
+    "--volumes-from", "-w", "--workdir", "--gpus", "--ipc", "--pid", "--runtime",
+  ]),
+};
+
+// Options whose value is the package to run (`npx --package pkg`, `uvx --from pkg`).
+const PACKAGE_OPTIONS: Record<Ecosystem, Set<string>> = {
+  npm: new Set(["-p", "--package"]),
+  python: new Set(["--from"]),
+  pipx: new Set(["--spec"]),
+  docker: new Set(),
+};
+
+function findRunner(command: string[]): Runner | undefined {
+  const exe = (command[0] ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    .toLowerCase()
+    .replace(/\.(cmd|exe|bat|ps1)$/, "");
+  const [, first, second] = command;
+  const runner = (ecosystem: Ecosystem, words: number): Runner => ({
+    ecosystem,
+    invocation: command.slice(0, words).join(" "),
+    rest: command.slice(words),
+  });
+  if (exe === "npx" || exe === "pnpx" || exe === "bunx") return runner("npm", 1);
+  if (exe === "npm" && (first === "exec" || first === "x")) return runner("npm", 2);
+  if ((exe === "pnpm" || exe === "yarn") && first === "dlx") return runner("npm", 2);
+  if (exe === "bun" && first === "x") return runner("npm", 2);
+  if (exe === "uvx") return runner("python", 1);
+  if (exe === "uv" && first === "tool" && second === "run") return runner("python", 3);
+  if (exe === "pipx" && first === "run") return runner("pipx", 2);
+  if ((exe === "docker" || exe === "podman") && first === "run") return runner("docker", 2);
+  return undefined;
+}
+
+/** The package (or image) specs a runner is asked to run. */
+function packageSpecs({ ecosystem, rest }: Runner): string[] {
+  const named: string[] = [];
+  let positional: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = /^(--?[^=]+)=(.*)$/s.exec(arg);
+    if (arg === "--") {
+      positional = rest[i + 1];
+      break;
+    } else if (eq) {
+      if (PACKAGE_OPTIONS[ecosystem].has(eq[1]!)) named.push(eq[2]!);
+    } else if (PACKAGE_OPTIONS[ecosystem].has(arg)) {
+      named.push(rest[++i] ?? "");
+    } else if (VALUE_OPTIONS[ecosystem].has(arg)) {
+      i++;
+    } else if (!arg.startsWith("-")) {
+      positional = arg;
+      break;
+    }
+  }
+  if (named.length > 0) return named;
+  return positional === undefined ? [] : [positional];
+}
+
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/;
+
+/** Why an npm spec is not pinned, or undefined when it is (or is not from the registry). */
+function npmDrift(spec: string): string | undefined {
+  if (/^[./~]|:/.test(spec)) return undefined; // a path, URL, git or alias spec: not a registry version
+  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
+  if (at < 0) return "no version";
+  const version = spec.slice(at + 1);
+  return EXACT_VERSION.test(version) ? undefined : `version '${version}' is not an exact one`;
+}
+
+function pythonDrift(spec: string): string | undefined {
+  if (/^[./~]|:\/\//.test(spec) || spec.startsWith("git+")) return undefined;
+  const pinned = /===?\s*\d[^,;*]*$/.exec(spec) ?? /@\d[\w.+-]*$/.exec(spec);
+  if (pinned) return undefined;
+  return /@latest$/.test(spec) ? "version 'latest'" : "no exact version";
+}
+
+function dockerDrift(image: string): string | undefined {
+  if (image.includes("@sha256:")) return undefined;
+  const last = image.split("/").pop()!;
+  const colon = last.indexOf(":");
+  if (colon < 0) return "no tag, which means 'latest'";
+  return last.slice(colon + 1) === "latest" ? "tag 'latest'" : undefined;
+}
+
+function baseName(spec: string, ecosystem: Ecosystem): string {
+  if (ecosystem === "docker") return spec.replace(/:[^/:]*$/, "");
+  if (ecosystem === "npm") return spec.replace(/(?!^)@.*$/, "");
+  return spec.replace(/(\[.*\])?\s*(==|>=|<=|~=|!=|<|>|@).*$/, "$1");
+}
+
+function example(runner: Runner, spec: string): string {
+  const name = baseName(spec, runner.ecosystem);
+  switch (runner.ecosystem) {
+    case "npm":
+      return `${runner.invocation}${runner.rest.some((a) => a === "-y" || a === "--yes") ? " -y" : ""} ${name}@1.2.3`;
+    case "python":
+      // uvx's own `pkg@1.2.3` rather than `pkg==1.2.3`: the lock's secret heuristics
+      // (src/core/secrets.ts) can take a long `name==version` argument for a token.
+      return `${runner.invocation} ${name}@1.2.3`;
+    case "pipx":
+      return `pipx run --spec ${name}==1.2.3 ${name}`;
+    case "docker":
+      return `${runner.invocation} ${name}:1.2.3 (or ${name}@sha256:…)`;
+  }
+}
+
+/**
+ * A warning when a stdio server's command runs a package or image without a
+ * pinned version: npx, pnpm dlx, yarn dlx, bunx and npm exec without an exact
+ * `@version` (or with `@latest`); uvx, uv tool run and pipx run without
+ * `==version` (uvx also takes `@version`); docker and podman run with an image
+ * that has no tag or `:latest`, and no `@sha256:` digest.
+ *
+ * @param label who the warning is about, e.g. `.mcp.json: server github`.
+ * @returns the warning, or undefined when the command is pinned or is not a package runner.
+ */
+export function packageRunnerWarning(label: string, command: string[]): string | undefined {
+  const runner = findRunner(command);
+  if (runner === undefined) return undefined;
+  for (const spec of packageSpecs(runner)) {
+    const drift =
+      runner.ecosystem === "npm"
+        ? npmDrift(spec)
+        : runner.ecosystem === "docker"
+          ? dockerDrift(spec)
+          : pythonDrift(spec);
+    if (drift === undefined) continue;
+    // The message names the package, never the whole command, whose other arguments may hold a secret.
+    return (
+      `${label}: ${spec}, run through ${runner.invocation}, is not pinned (${drift}): each start ` +
+      "runs whatever version is newest then. " +
+      "Package drift is outside the contract: contractpin pins what the server says, not its code. " +
+      `To run the same code every time, pin the version, e.g. '${example(runner, spec)}'.`
+    );
+  }
+  return undefined;
+}

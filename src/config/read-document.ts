@@ -1,0 +1,86 @@
+import { parse as parseToml, TomlError } from "smol-toml";
+import { isContractpinError } from "../core/errors.js";
+import type { JsonValue } from "../core/json-value.js";
+import { parseJson } from "../core/strict-json.js";
+import { configInvalid } from "./config-error.js";
+import { stripJsonc } from "./jsonc.js";
+
+/** A config file's parsed content, and which syntax it was written in. */
+export type ConfigDocument =
+  { syntax: "json"; value: JsonValue } | { syntax: "toml"; value: Record<string, unknown> };
+
+/**
+ * Parses a client config file, telling JSON from TOML by content (a JSON
+ * config opens with `{`, or with a comment in JSONC; Codex's TOML never does).
+ *
+ * JSON goes through the strict parser. Only when that fails with a syntax
+ * error and the text has comments or trailing commas is it read again as
+ * JSONC, through the same strict parser, so a duplicate key is still refused.
+ *
+ * @param file the file's name, for messages.
+ * @throws ContractpinError CONFIG_INVALID naming the file and the error's
+ *   position (byte offset, line and column). The message never quotes the
+ *   file's text, which may hold secrets.
+ */
+export function readConfigDocument(bytes: Uint8Array, file: string): ConfigDocument {
+  return looksLikeJson(bytes)
+    ? { syntax: "json", value: readJson(bytes, file) }
+    : { syntax: "toml", value: readToml(bytes, file) };
+}
+
+function looksLikeJson(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++;
+  return bytes[i] === 0x7b /* { */ || bytes[i] === 0x2f; /* / */
+}
+
+function readJson(bytes: Uint8Array, file: string): JsonValue {
+  try {
+    return parseJson(bytes);
+  } catch (err) {
+    if (!isContractpinError(err, "JSON_SYNTAX")) throw jsonError(err, bytes, file);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    const plain = stripJsonc(text);
+    if (plain === text) throw jsonError(err, bytes, file);
+    try {
+      return parseJson(plain);
+    } catch (again) {
+      throw jsonError(again, bytes, file);
+    }
+  }
+}
+
+function jsonError(err: unknown, bytes: Uint8Array, file: string): Error {
+  if (!isContractpinError(err)) return err as Error;
+  const at = /at byte (\d+)/.exec(err.message);
+  const where = at ? ` (${lineColumn(bytes, Number(at[1]))})` : "";
+  return configInvalid(`${file}: not valid JSON: ${err.message}${where}`, err);
+}
+
+/** "line L, column C" (both 1-based, the column in characters) of a byte offset. */
+function lineColumn(bytes: Uint8Array, offset: number): string {
+  // The default decoder drops a byte order mark, which is no column of the first line.
+  const before = new TextDecoder("utf-8").decode(bytes.subarray(0, offset));
+  const lines = before.split(/\r\n|\r|\n/);
+  return `line ${lines.length}, column ${[...lines[lines.length - 1]!].length + 1}`;
+}
+
+function readToml(bytes: Uint8Array, file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (err) {
+    throw configInvalid(`${file}: not valid TOML: the file is not UTF-8`, err);
+  }
+  try {
+    return parseToml(text);
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    // The message's later lines quote the file around the error, and so may hold a
+    // secret: keep only its first line, and do not keep the error as the cause.
+    const reason = err.message.split("\n")[0]!.replace(/^Invalid TOML document:\s*/, "");
+    throw configInvalid(
+      `${file}: not valid TOML: ${reason} at line ${err.line}, column ${err.column}`,
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { packageRunnerWarning } from "../../src/config/package-runner.js";
+
+const warn = (command: string) => packageRunnerWarning("f: server s", command.split(" "));
+
+describe("packageRunnerWarning warns for an unpinned package", () => {
+  const cases: [string, RegExp][] = [
+    [
+      "npx -y @modelcontextprotocol/server-github",
+      /npx -y @modelcontextprotocol\/server-github@1\.2\.3/,
+    ],
+    ["npx --yes pkg", /\(no version\)/],
+    ["npx -y pkg@latest", /version 'latest' is not an exact one/],
+    ["npx -y pkg@^1.2.0", /not an exact one/],
+    ["npx -y @scope/pkg", /@scope\/pkg@1\.2\.3/],
+    ["npx -p pkg@next bin", /version 'next'/],
+    ["npx --package=pkg bin", /no version/],
+    ["pnpm dlx pkg", /pnpm dlx pkg@1\.2\.3/],
+    ["yarn dlx pkg", /yarn dlx/],
+    ["bunx pkg", /bunx pkg@1\.2\.3/],
+    ["npm exec -y -- pkg", /no version/],
+    ["/usr/local/bin/npx.cmd -y pkg", /no version/],
+    ["uvx mcp-server-fetch", /uvx mcp-server-fetch@1\.2\.3/],
+    ["uvx --python 3.12 mcp-server-fetch", /mcp-server-fetch, run through uvx/],
+    ["uvx mcp-server-fetch@latest", /version 'latest'/],
+    ["uvx mcp-server-fetch>=1.0", /no exact version/],
+    ["uvx --from mcp-server-git mcp-server-git", /no exact version/],
+    ["uv tool run pkg", /uv tool run pkg@1\.2\.3/],
+    ["pipx run pkg", /pipx run --spec pkg==1\.2\.3 pkg/],
+    ["docker run -i --rm mcp/fetch", /no tag, which means 'latest'/],
+    [
+      "docker run -i --rm -e GITHUB_TOKEN ghcr.io/github/github-mcp-server",
+      /ghcr\.io\/github\/github-mcp-server, run through docker run/,
+    ],
+    ["docker run -i --rm mcp/fetch:latest", /tag 'latest'.*mcp\/fetch@sha256:…/],
+    ["docker run --rm -i localhost:5000/img", /no tag/],
+    ["podman run -i img", /podman run img:1\.2\.3/],
+  ];
+  for (const [command, expected] of cases) {
+    it(command, () => {
+      const warning = warn(command);
+      assert.ok(warning !== undefined, "expected a warning");
+      assert.match(warning, expected);
+      assert.match(warning, /^f: server s: /);
+      assert.match(
+        warning,
+        /Package drift is outside the contract: contractpin pins what the server says, not its code/,
+      );
+    });
+  }
+});
+
+describe("packageRunnerWarning is silent", () => {
+  for (const command of [
+    "npx -y pkg@1.2.3",
+    "npx -y @scope/pkg@1.2.3-beta.1",
+    "npx -y ./local-server",
+    "npx -y github:user/repo",
+    "npx -p pkg@2.0.0 bin",
+    "pnpm dlx pkg@1.0.0",
+    "uvx mcp-server-fetch==2025.4.7",
+    "uvx mcp-server-fetch@2025.4.7",
+    "uvx --from mcp-server-git==1.0.0 mcp-server-git",
+    "uvx --from git+https://github.com/x/y y",
+    "pipx run --spec pkg==1.0 pkg",
+    "docker run -i --rm mcp/fetch:1.0.2",
+    "docker run -i --rm -v /data:/data mcp/fetch@sha256:0123abcd",
+    "docker run --rm -i localhost:5000/img:2.1",
+    "node server.js",
+    "python -m server",
+    "docker ps",
+    "npx",
+  ]) {
+    it(command, () => assert.equal(warn(command), undefined));
+  }
+});
