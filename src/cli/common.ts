@@ -25,7 +25,8 @@ export function readContext(
   signal?: AbortSignal,
 ): { ctx: ReadContext; concurrency: number } {
   const seconds = Number(values.timeout ?? "30");
-  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+  // Timers count whole milliseconds, up to 2^31 - 1 (about 24 days).
+  if (!(seconds > 0) || !Number.isFinite(seconds) || seconds * 1000 > 2 ** 31 - 1) {
     throw new ContractpinError(
       "USAGE",
       `--timeout takes a positive number of seconds, not '${values.timeout}'`,
@@ -41,7 +42,7 @@ export function readContext(
   const ctx: ReadContext = {
     lockDir: dirname(resolve(lockPath)),
     env: process.env,
-    timeoutMs: seconds * 1000,
+    timeoutMs: Math.ceil(seconds * 1000),
   };
   if (signal !== undefined) ctx.signal = signal;
   return { ctx, concurrency };

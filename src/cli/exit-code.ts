@@ -1,4 +1,5 @@
 import { isContractpinError } from "../core/errors.js";
+import { sanitizeLine } from "./render/style.js";
 
 /** Exit codes: the API CI relies on (spec 6). */
 export const EXIT = {
@@ -21,9 +22,9 @@ export function exitForError(err: unknown, debug: boolean): { code: number; mess
     // A server that could not be read while pinning is the server's failure (1), not contractpin's (2).
     const code = err.code === "SERVER_UNREADABLE" ? EXIT.DRIFT : EXIT.ERROR;
     const detail = ((err as { detail?: string[] }).detail ?? [])
-      .map((line) => `\n  | ${line}`)
+      .map((line) => `\n  | ${sanitizeLine(line)}`)
       .join("");
-    return { code, message: `contractpin: ${err.message}${detail}` };
+    return { code, message: `contractpin: ${sanitizeLine(err.message)}${detail}` };
   }
   const detail =
     err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);

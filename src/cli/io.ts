@@ -10,10 +10,23 @@ export interface Io {
   signal?: AbortSignal;
 }
 
+/**
+ * Writes to a stream, resolving once the text is handed to the system. A
+ * reader that went away (`contractpin digest | head`) is not an error of
+ * contractpin's: further output is dropped instead of crashing on EPIPE.
+ */
 function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
+  let gone = false;
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") gone = true;
+  });
   return (text) =>
     new Promise((resolve, reject) => {
-      stream.write(text, (err) => (err ? reject(err) : resolve()));
+      if (gone) return resolve();
+      stream.write(text, (err) => {
+        if (!err || (err as NodeJS.ErrnoException).code === "EPIPE") resolve();
+        else reject(err);
+      });
     });
 }
 

@@ -75,9 +75,11 @@ async function main(argv: string[], io: Io): Promise<number> {
 // Ctrl-C and SIGTERM abort the run, so that every server it started is ended
 // before it exits; a second signal exits at once.
 const interrupt = new AbortController();
+let settled = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.ERROR);
+    // A second signal, or one after the work is done, ends the process at once.
+    if (interrupt.signal.aborted || settled) process.exit(process.exitCode ?? EXIT.ERROR);
     interrupt.abort(new ContractpinError("INTERRUPTED", `interrupted by ${signal}`));
   });
 }
@@ -92,4 +94,10 @@ main(process.argv.slice(2), io)
     const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
     await io.err(`${message}\n`).catch(() => undefined);
     process.exitCode = code;
+  })
+  .finally(() => {
+    settled = true;
+    // Every server was ended before the result was printed; if anything still
+    // holds the event loop, it must not hold CI: exit after a short grace.
+    setTimeout(() => process.exit(), 3000).unref();
   });

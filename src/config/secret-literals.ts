@@ -1,9 +1,11 @@
 import {
-  hasReference,
-  isCredentialName,
-  literalPart,
-  looksLikeSecretValue,
-} from "../core/secrets.js";
+  argsCredential,
+  containsSecret,
+  credentialInUrlText,
+  mixedSecret,
+  urlProblem as coreUrlProblem,
+} from "../core/credential-scan.js";
+import { hasReference, isCredentialName } from "../core/secrets.js";
 import { setMember } from "../core/json-value.js";
 
 /**
@@ -31,33 +33,6 @@ export function variableName(...parts: string[]): string {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * True when a literal looks like a credential, or holds one between separators
- * the token shapes of src/core/secrets.ts do not allow (`user:ghp_…`, `k=v;key=…`).
- */
-function containsSecret(text: string): boolean {
-  if (looksLikeSecretValue(text)) return true;
-  return text.split(/[^A-Za-z0-9+/=_.~-]+/).some((part) => looksLikeSecretValue(part));
-}
-
-/** True when a template mixes a reference with literal text that holds a credential. */
-function mixedSecret(value: string): boolean {
-  return hasReference(value) && containsSecret(literalPart(value).trim());
-}
-
-/** Why a literal that is a URL holds a credential (a password, a query parameter, a path segment), if it does. */
-function credentialInUrlText(value: string): string | undefined {
-  if (!URL_LIKE.test(value)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  // A user name alone (ssh://git@host) is no secret; a password is.
-  return urlCredential(url, false);
-}
 
 /**
  * Replaces each literal env value that looks like a credential (by the
@@ -136,85 +111,16 @@ export function moveHeaderSecrets(
   return moved;
 }
 
-const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-
-function literal(value: string): boolean {
-  return value !== "" && !hasReference(value);
-}
-
-function decode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
-/**
- * Why a URL holds a literal credential, if it does: a password (or, when
- * `withUser`, a user name), a credential-like query parameter, a path segment
- * shaped like a token (`https://actions.example.com/mcp/sk-…/sse`).
- */
-function urlCredential(url: URL, withUser: boolean): string | undefined {
-  if (literal(decode(url.password)) || (withUser && literal(decode(url.username)))) {
-    return "a user name or password";
-  }
-  for (const [name, value] of url.searchParams) {
-    if (literal(value) && (isCredentialName(name) || containsSecret(value))) {
-      return `the query parameter ${name}`;
-    }
-  }
-  const segments = url.pathname.split("/").map(decode);
-  if (segments.some((s) => literal(s) && containsSecret(s))) return "a path segment";
-  return undefined;
-}
-
-/**
- * Why an argument list holds a literal credential, if it does: a value that
- * looks like one, the value of a credential-named flag (`--api-key X`,
- * `--token=X`), or a URL with a password (`postgresql://user:pw@host/db`).
- */
-export function argsCredential(args: string[]): string | undefined {
-  for (const [i, arg] of args.entries()) {
-    const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/s.exec(arg);
-    const previous = args[i - 1] ?? "";
-    const value = flag ? flag[2]! : arg;
-    const where = `args[${i}]`;
-    // The most specific reason first: a URL's password before "looks like a credential".
-    const inUrl = credentialInUrlText(value);
-    if (inUrl !== undefined) return `${where} is a URL that holds ${inUrl}`;
-    if (mixedSecret(value) || (literal(value) && containsSecret(value))) {
-      return `${where} looks like a credential`;
-    }
-    if (flag && isCredentialName(flag[1]!) && literal(value)) {
-      return `${where} (${flag[1]!}=…) looks like a credential`;
-    }
-    if (!flag && /^--?[A-Za-z]/.test(previous) && isCredentialName(previous) && literal(value)) {
-      return `${where} (the value of ${previous}) looks like a credential`;
-    }
-  }
-  return undefined;
-}
-
 /**
  * Why an HTTP server's URL cannot be written to the lock, if it cannot: it is
  * not an http(s) URL, or it holds a literal credential.
  */
 export function urlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "its url is not a valid URL";
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return `its url must be http: or https:, not ${parsed.protocol}`;
-  }
-  // As in src/core/source-policy.ts: credentials go in a header, never in the URL.
-  const found = urlCredential(parsed, true);
-  return found === undefined
-    ? undefined
-    : `its url holds ${found}, which looks like a credential and is never written to the lock; ` +
-        "in the config, write it as a reference such as ${API_KEY} (and set that variable when " +
-        "verifying), or send it in a header";
+  const problem = coreUrlProblem(url);
+  return problem === undefined || !problem.includes("credential")
+    ? problem
+    : `${problem} and is never written to the lock; in the config, write it as a reference such as ` +
+        "${API_KEY} (and set that variable when verifying), or send it in a header";
 }
+
+export { argsCredential };

@@ -1,4 +1,4 @@
-import { canonicalize } from "./canonical-json.js";
+import { canonicalizeAt } from "./canonical-json.js";
 import { sortKeys } from "./sort-keys.js";
 
 /**
@@ -36,9 +36,9 @@ export class CanonicalWriter {
     this.pos = pos + n;
   }
 
-  /** Appends the canonical form of `value`. */
-  value(value: unknown): void {
-    this.write(value, 0);
+  /** Appends the canonical form of `value`, which sits `depth` levels inside the document. */
+  value(value: unknown, depth = 0): void {
+    this.write(value, depth);
   }
 
   private write(v: unknown, depth: number): void {
@@ -59,15 +59,15 @@ export class CanonicalWriter {
           return;
         }
         if (depth >= RECURSION_LIMIT) {
-          this.slowPath(v);
+          this.slowPath(v, depth);
           return;
         }
         if (Array.isArray(v)) {
-          if (Object.getPrototypeOf(v) !== Array.prototype) this.slowPath(v);
+          if (Object.getPrototypeOf(v) !== Array.prototype) this.slowPath(v, depth);
           this.byte(0x5b);
           for (let i = 0; i < v.length; i++) {
             if (i > 0) this.byte(0x2c);
-            if (!(i in v)) this.slowPath(v);
+            if (!(i in v)) this.slowPath(v, depth);
             this.write(v[i], depth + 1);
           }
           this.byte(0x5d);
@@ -82,9 +82,9 @@ export class CanonicalWriter {
 
   private object(obj: Record<string, unknown>, depth: number): void {
     const proto: unknown = Object.getPrototypeOf(obj);
-    if (proto !== Object.prototype && proto !== null) this.slowPath(obj);
+    if (proto !== Object.prototype && proto !== null) this.slowPath(obj, depth);
     // Symbol keys are not JSON: they must fail loudly rather than vanish.
-    if (Object.getOwnPropertySymbols(obj).length > 0) this.slowPath(obj);
+    if (Object.getOwnPropertySymbols(obj).length > 0) this.slowPath(obj, depth);
     const keys = Object.keys(obj);
     sortKeys(keys);
     this.byte(0x7b);
@@ -142,8 +142,8 @@ export class CanonicalWriter {
    * canonicalizer, which either returns its canonical text or throws the
    * precise CANON_* error with the value's path.
    */
-  private slowPath(v: unknown): void {
-    const text = canonicalize(v);
+  private slowPath(v: unknown, depth = 0): void {
+    const text = canonicalizeAt(v, depth);
     this.ensure(text.length * 3);
     this.pos += utf8Write(this.buf, text, this.pos);
   }

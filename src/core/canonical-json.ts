@@ -23,6 +23,16 @@ type Container = readonly unknown[] | Readonly<Record<string, unknown>>;
  * @throws ContractpinError with a CANON_* code and the JSON path of the value.
  */
 export function canonicalize(value: unknown): string {
+  return canonicalizeAt(value, 0);
+}
+
+/**
+ * canonicalize for a value nested `depth` levels inside the document being
+ * written, so that the nesting limit counts from the document's root.
+ *
+ * @internal For CanonicalWriter.
+ */
+export function canonicalizeAt(value: unknown, depth: number): string {
   const frames: Container[] = [];
   const frameKeys: (string[] | null)[] = [];
   const frameIndex: number[] = [];
@@ -54,7 +64,7 @@ export function canonicalize(value: unknown): string {
           out += "null";
           break;
         }
-        if (frames.length >= MAX_DEPTH) {
+        if (frames.length + depth >= MAX_DEPTH) {
           fail(
             "CANON_TOO_DEEP",
             `nesting deeper than ${MAX_DEPTH} levels (or a cycle)`,

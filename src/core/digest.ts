@@ -62,7 +62,7 @@ export function digestContract(contract: Contract): ToolDigests {
     // The field names are plain ASCII, so their quoted form is their canonical form.
     writer.raw(`${spans.length > 0 ? "," : ""}"${field}":`);
     const start = writer.pos;
-    writer.value(contract[field]);
+    writer.value(contract[field], 1); // inside the contract object
     spans.push([field, start, writer.pos]);
   }
   writer.raw("}");

@@ -1,5 +1,14 @@
 import { ContractpinError } from "./errors.js";
-import { hasReference, isCredentialName, literalPart, looksLikeSecretValue } from "./secrets.js";
+import {
+  argsCredential,
+  containsSecret,
+  credentialInUrlText,
+  mixedSecret,
+  parseUrlTemplate,
+  urlCredential,
+} from "./credential-scan.js";
+import { setMember } from "./json-value.js";
+import { hasReference, isCredentialName } from "./secrets.js";
 import type { HttpSource, ServerSource, StdioSource } from "./server-source.js";
 
 /** A server definition made safe to write, and what was left out of it. */
@@ -33,35 +42,26 @@ export function safeSource(server: string, source: ServerSource): SafeSource {
 
 function safeStdio(server: string, source: StdioSource): StdioSource {
   for (const [name, value] of Object.entries(source.env ?? {})) {
-    const literal = literalPart(value);
     const risky = hasReference(value)
-      ? looksLikeSecretValue(literal.trim())
-      : isCredentialName(name) || looksLikeSecretValue(value);
-    if (risky) {
-      refuse(server, `env ${name}`, `--env ${name}='\${${name}}'`);
-    }
+      ? mixedSecret(value)
+      : isCredentialName(name) || containsSecret(value) || credentialInUrlText(value) !== undefined;
+    if (risky) refuse(server, `env ${name}`, `--env ${name}='\${${name}}'`);
   }
-  source.command.forEach((arg, i) => {
-    const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/s.exec(arg);
-    const previous = i > 0 ? source.command[i - 1]! : "";
-    const value = flag ? flag[2]! : arg;
-    const named = flag
-      ? isCredentialName(flag[1]!)
-      : /^--?[A-Za-z]/.test(previous) && isCredentialName(previous);
-    if (hasReference(value)) return;
-    if (looksLikeSecretValue(value) || (named && value !== "")) {
-      refuse(server, `argument ${i} of the command`, "an argument such as '${API_KEY}'");
-    }
-  });
+  const problem = argsCredential(source.command);
+  if (problem !== undefined) {
+    refuse(
+      server,
+      `the command's ${problem.replace(/ looks like a credential$/, "")}`,
+      "an argument such as '${API_KEY}'",
+    );
+  }
   return source;
 }
 
 function safeHttp(server: string, source: HttpSource): SafeSource {
-  let url: URL;
-  try {
-    url = new URL(source.url);
-  } catch {
-    throw new ContractpinError("SOURCE_INVALID", `server ${server}: '${source.url}' is not a URL`);
+  const url = parseUrlTemplate(source.url);
+  if (url === undefined) {
+    throw new ContractpinError("SOURCE_INVALID", `server ${server}: the URL is not a valid URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ContractpinError(
@@ -69,26 +69,19 @@ function safeHttp(server: string, source: HttpSource): SafeSource {
       `server ${server}: the URL must be http: or https:, not ${url.protocol}`,
     );
   }
-  if (
-    url.password !== "" ||
-    (url.username !== "" && !hasReference(decodeURIComponent(url.username)))
-  ) {
-    refuse(server, "the URL's user:password", "a header such as 'Authorization: Bearer ${TOKEN}'");
-  }
-  for (const [name, value] of url.searchParams) {
-    if (!hasReference(value) && (isCredentialName(name) || looksLikeSecretValue(value))) {
-      refuse(
-        server,
-        `the URL's query parameter ${name}`,
-        `${name}=\${${name.toUpperCase().replace(/\W/g, "_")}}`,
-      );
-    }
+  const inUrl = urlCredential(url, true);
+  if (inUrl !== undefined) {
+    refuse(
+      server,
+      `the URL's ${inUrl.replace(/^(a |its |the )/, "")}`,
+      "a header such as 'Authorization: Bearer ${TOKEN}'",
+    );
   }
   const warnings: string[] = [];
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(source.headers ?? {})) {
-    if (hasReference(value) && !looksLikeSecretValue(literalPart(value).trim())) {
-      headers[name] = value;
+    if (hasReference(value) && !mixedSecret(value)) {
+      setMember(headers, name, value);
     } else {
       warnings.push(
         `server ${server}: header ${name} is not written to the lock (literal header values never are); ` +

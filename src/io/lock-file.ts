@@ -1,5 +1,8 @@
 import {
   closeSync,
+  existsSync,
+  realpathSync,
+  statSync,
   fsyncSync,
   openSync,
   readFileSync,
@@ -53,8 +56,8 @@ export async function readLockIfExists(path: string): Promise<Lock | undefined> 
 
 /** The file operations of an atomic write, injectable so a failure mid-write can be tested. */
 export interface AtomicWriteOps {
-  /** Creates `path` (which must not exist), writes `data`, and flushes it to disk. */
-  writeNew(path: string, data: string): Promise<void>;
+  /** Creates `path` (which must not exist) with `mode`, writes `data`, and flushes it to disk. */
+  writeNew(path: string, data: string, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   /** Flushes a directory entry change to disk (best effort). */
@@ -64,8 +67,8 @@ export interface AtomicWriteOps {
 // Synchronous calls: a CLI has nothing else to do meanwhile, and node:fs is
 // loaded already (node:fs/promises would add to every start-up).
 const nodeOps: AtomicWriteOps = {
-  async writeNew(path, data) {
-    const fd = openSync(path, "wx", 0o644);
+  async writeNew(path, data, mode) {
+    const fd = openSync(path, "wx", mode);
     try {
       writeFileSync(fd, data, "utf8");
       fsyncSync(fd);
@@ -103,11 +106,14 @@ export async function writeFileAtomic(
   data: string,
   ops: AtomicWriteOps = nodeOps,
 ): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  // A lock that is a symbolic link is replaced where it points, keeping its mode.
+  const target = existsSync(path) ? realpathSync(path) : path;
+  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
+  const dir = dirname(target);
+  const temp = join(dir, `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
-    await ops.writeNew(temp, data);
-    await ops.rename(temp, path);
+    await ops.writeNew(temp, data, mode);
+    await ops.rename(temp, target);
   } catch (cause) {
     await ops.unlink(temp).catch(() => undefined);
     throw new ContractpinError(

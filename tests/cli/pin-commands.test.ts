@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 describe("add", () => {
@@ -83,7 +84,7 @@ describe("add", () => {
       /--env and --cwd apply only to a stdio server/,
     ],
     [["add", "x", "--file", "a.json", "--header", "A: 1"], /--header applies only to --url/],
-    [["add", "x", "--env", "NOEQUALS", "--", "node", "s.js"], /--env takes K=V/],
+    [["add", "x", "--env", "NOEQUALS", "--", "node", "s.js"], /--env takes NAME=VALUE/],
     [["add", "x", "--timeout", "0", "--file", "a.json"], /--timeout takes a positive number/],
     [["add", "x", "--url", "ftp://example.invalid/x"], /must be http: or https:/],
   ];
@@ -114,6 +115,31 @@ describe("secrets are refused before anything is written", () => {
     ],
     ["a password in the URL", ["--url", "https://user:pa55word@example.invalid/mcp"]],
     ["a key in the URL's query", ["--url", "https://example.invalid/mcp?api_key=abc123"]],
+    [
+      "a token in the URL's path",
+      ["--url", "https://example.invalid/api/s/ghp_AbCdEfGhIjKlMnOpQrStUvWx789/mcp"],
+    ],
+    ["a token in the URL's fragment", ["--url", "https://example.invalid/mcp#access_token=abc123"]],
+    [
+      "a header given as an argument",
+      ["--", "node", "s.js", "--header", "Authorization: Bearer 9f8eAbCdEfGh"],
+    ],
+    [
+      "an API key header as an argument",
+      ["--", "node", "s.js", "--header", "X-API-Key: hunter2hunter2"],
+    ],
+    [
+      "a URL argument with a key",
+      ["--", "node", "s.js", "https://mcp.example.com/sse?api_key=s3cr3tValue123"],
+    ],
+    [
+      "a connection string with a password",
+      ["--", "node", "s.js", "postgresql://admin@db/app?password=Pa55w0rd"],
+    ],
+    [
+      "a connection string in env",
+      ["--env", "DB=Server=x;Password=hunter2;", "--", "node", "s.js"],
+    ],
   ];
   for (const [what, args] of cases) {
     it(`${what}: exit 2, no lock`, () => {
@@ -128,6 +154,48 @@ describe("secrets are refused before anything is written", () => {
       assert.throws(() => statSync(ws.path("contractpin.lock")));
     });
   }
+});
+
+describe("secrets in usage errors", () => {
+  it("a malformed --header or --env is refused without echoing its value", () => {
+    const ws = new Workspace();
+    const header = runCli(
+      [
+        "add",
+        "x",
+        "--url",
+        "http://127.0.0.1:1/mcp",
+        "--header",
+        "Authorization Bearer sk-ant-SECRETSECRET",
+      ],
+      { cwd: ws.dir },
+    );
+    assert.equal(header.code, 2);
+    assert.match(header.stderr, /--header takes 'Name: value'/);
+    const env = runCli(["add", "x", "--env", "=sk-SECRETSECRET", "--", "node", "s.js"], {
+      cwd: ws.dir,
+    });
+    assert.equal(env.code, 2);
+    assert.ok(!header.stderr.includes("SECRET") && !env.stderr.includes("SECRET"));
+  });
+
+  it("a header template that mixes a reference with a literal token is not written", () => {
+    const ws = new Workspace();
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl";
+    const r = runCli(
+      [
+        "add",
+        "x",
+        "--url",
+        "http://127.0.0.1:1/mcp",
+        "--header",
+        `Cookie: theme=\${THEME}; session=${jwt}`,
+      ],
+      { cwd: ws.dir, env: { THEME: "dark" } },
+    );
+    assert.match(r.stderr, /header Cookie is not written to the lock/);
+    assert.ok(!r.stderr.includes(jwt));
+  });
 });
 
 describe("init", () => {
@@ -164,6 +232,23 @@ describe("init", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^pinned docs \(file docs\.json\): 3 tools/m);
     assert.match(r.stdout, /^pinned more \(file more\.json\): 1 tool,/m);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+  });
+
+  it("--force with a project config keeps the servers the lock pins that no config names", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    runCli(["add", "extra", "--file", "docs.json"], { cwd: ws.dir });
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: { s: { command: process.execPath, args: [SERVERS.fakeStdio, "ok"] } },
+      }),
+    );
+    const r = runCli(["init", "--force"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /keeping extra: in the lock, in no config/);
+    assert.deepEqual(Object.keys(ws.lockJson().servers).sort(), ["extra", "s"]);
     assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
   });
 

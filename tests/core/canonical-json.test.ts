@@ -94,3 +94,22 @@ describe("canonicalize rejects what is not JSON", () => {
     assert.match(message, /\$\.tools\[1\]\.inputSchema\.n/);
   });
 });
+
+describe("the nesting limit counts from the document's root on every path", () => {
+  it("a tool whose inputSchema nests past the limit is rejected by the digest as by canonicalize", async () => {
+    const { toolDigest } = await import("../../src/core/digest.js");
+    const { contractOf } = await import("../../src/core/contract.js");
+    const nested = (levels: number) => {
+      let schema: unknown = {};
+      for (let i = 1; i < levels; i++) schema = { s: schema };
+      return { name: "deep", inputSchema: schema } as never;
+    };
+    // The contract object is one level, its inputSchema the rest.
+    const atLimit = nested(MAX_DEPTH - 1);
+    assert.equal(typeof canonicalize(contractOf(atLimit)), "string");
+    assert.match(toolDigest(atLimit), /^sha256:/);
+    const past = nested(MAX_DEPTH);
+    throwsCode(() => canonicalize(contractOf(past)), "CANON_TOO_DEEP");
+    throwsCode(() => toolDigest(past), "CANON_TOO_DEEP");
+  });
+});

@@ -1,10 +1,10 @@
 // Fake servers, one for each fault real servers do not produce. Each asserts
 // the exit code and the message; none may hang, leak a process or pass.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
-import { runCli, startCli } from "../helpers/cli.js";
+import { execFileSync, spawnSync } from "node:child_process";
+import { CLI, runCli, startCli } from "../helpers/cli.js";
 import {
   alive,
   ended,
@@ -331,4 +331,94 @@ describe("many servers", () => {
     assert.equal(progress.length, 4, r.stderr);
     assert.match(progress[3]!, /^\[4\/4\] hung: UNREACHABLE \(2\.\d\d s\)$/);
   });
+});
+
+describe("found in review", () => {
+  it("garbage in answer to the version probe: exit 1 promptly, no second server left running", async () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "garbage-on-discover");
+    const run = startCli(["verify", "--timeout", "10"], { cwd: ws.dir });
+    const started = Date.now();
+    const r = await run.done;
+    assert.ok(Date.now() - started < 6000, `took ${Date.now() - started} ms`);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /fake {2}UNREACHABLE {2}the server sent a message that is not strict JSON/,
+    );
+    assert.ok(await ended(Number(ws.read("state.pid"))));
+  });
+
+  it("a helper that keeps the server's stdout open does not hold contractpin", async () => {
+    const ws = new Workspace();
+    const started = Date.now();
+    const r = addFake(ws, "daemon+ok", "--timeout", "5");
+    const elapsed = Date.now() - started;
+    try {
+      process.kill(Number(ws.read("state.daemon")), "SIGKILL");
+    } catch {
+      // already gone
+    }
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(elapsed < 8000, `took ${elapsed} ms`);
+  });
+
+  it("--timeout with fractions of a millisecond, or too large", () => {
+    const ws = new Workspace();
+    fakeStdioLock(ws, "ok");
+    const fine = runCli(["verify", "--timeout", "1.005"], { cwd: ws.dir });
+    assert.equal(fine.code, 0, fine.stdout + fine.stderr);
+    const tiny = runCli(["verify", "--timeout", "0.0001"], { cwd: ws.dir });
+    assert.equal(tiny.code, 1);
+    assert.match(tiny.stdout, /timed out after 0\.001 s/);
+    const huge = runCli(["verify", "--timeout", "5000000"], { cwd: ws.dir });
+    assert.equal(huge.code, 2);
+    assert.match(huge.stderr, /--timeout takes a positive number of seconds/);
+  });
+
+  it("a header whose expanded value has a line break: exit 1, and the value is never shown", async () => {
+    const ws = new Workspace();
+    const url = (await startFakeHttpOnce()).url;
+    assert.equal(
+      runCli(["add", "remote", "--url", url, "--header", "Authorization: Bearer ${TOKEN}"], {
+        cwd: ws.dir,
+        env: { TOKEN: "ok" },
+      }).code,
+      0,
+    );
+    const r = runCli(["verify"], { cwd: ws.dir, env: { TOKEN: "sk-live-SUPERSECRET\nX" } });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /header Authorization has a line break or NUL in its value/);
+    assert.ok(!r.stdout.includes("SUPERSECRET") && !r.stderr.includes("SUPERSECRET"));
+  });
+
+  it("a closed pipe on stdout (digest | head): no crash, no stack trace", () => {
+    const big = new Workspace();
+    big.dump(
+      "big.json",
+      Array.from({ length: 3000 }, (_, i) => ({ name: `t${i}` })),
+    );
+    const r = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${CLI}" digest --json big.json | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}" >&2`,
+      ],
+      {
+        cwd: big.dir,
+        encoding: "utf8",
+      },
+    );
+    assert.doesNotMatch(r.stderr, /Error|EPIPE|at /);
+    assert.equal(r.stderr.trim(), "0");
+  });
+});
+
+let fakeHttpOnce: Running | undefined;
+async function startFakeHttpOnce(): Promise<Running> {
+  fakeHttpOnce ??= await startFakeHttp("ok");
+  return fakeHttpOnce;
+}
+after(async () => {
+  await fakeHttpOnce?.stop();
 });

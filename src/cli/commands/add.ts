@@ -73,8 +73,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   } else if (values.url !== undefined) {
     for (const header of values.header ?? []) {
       const m = /^([^:\s]+)\s*:\s?(.*)$/s.exec(header);
-      if (!m) throw usage(`--header takes 'Name: value', not '${header}'`);
-      liveHeaders[m[1]!] = m[2]!;
+      // The value is never echoed: it may be a credential.
+      if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
+      setMember(liveHeaders, m[1]!, m[2]!);
     }
     source = { transport: "http", url: values.url, headers: liveHeaders };
   } else {
@@ -112,8 +113,9 @@ function parseEnv(pairs: string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
-    if (eq <= 0) throw usage(`--env takes K=V, not '${pair}'`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    // The value is never echoed: it may be a credential.
+    if (eq <= 0) throw usage("--env takes NAME=VALUE, with a name before the '='");
+    setMember(env, pair.slice(0, eq), pair.slice(eq + 1));
   }
   return env;
 }

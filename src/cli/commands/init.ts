@@ -83,6 +83,15 @@ export async function run(args: string[], io: Io): Promise<number> {
       source: s.source,
       extraEnv: s.secretValues,
     }));
+    // Servers pinned with 'add' that no config names are kept, never dropped silently.
+    const fromConfigs = new Set(requests.map((r) => r.name));
+    const kept = Object.keys(previous?.servers ?? {})
+      .filter((name) => !fromConfigs.has(name))
+      .sort();
+    for (const name of kept) {
+      await io.err(`contractpin: keeping ${displayName(name)}: in the lock, in no config\n`);
+    }
+    requests.push(...requestsFromLock(kept, previous?.servers ?? {}));
   } else {
     requests = requestsFromLock(
       Object.keys(previous?.servers ?? {}).sort(),

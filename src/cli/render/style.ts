@@ -41,3 +41,17 @@ export function displayName(name: string): string {
     return escaped;
   });
 }
+
+/**
+ * Text that came from a server (an error message, a stderr line) made safe for
+ * one line of a terminal or CI log: escape sequences and control characters
+ * removed, line breaks turned into spaces.
+ */
+export function sanitizeLine(text: string): string {
+  /* eslint-disable no-control-regex -- removing control characters is the point */
+  return text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  /* eslint-enable no-control-regex */
+}

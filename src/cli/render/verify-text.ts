@@ -1,5 +1,5 @@
 import { summarize, type ServerFinding, type ToolFinding } from "../../core/compare.js";
-import { displayName, style, type Style } from "./style.js";
+import { displayName, sanitizeLine, style, type Style } from "./style.js";
 
 const TOOL_LABEL: Record<ToolFinding["status"], string> = {
   unchanged: "unchanged",
@@ -20,8 +20,8 @@ export function renderVerifyText(findings: readonly ServerFinding[], color: bool
 function serverLines(server: ServerFinding, s: Style): string[] {
   const name = s.bold(displayName(server.name));
   if (server.status === "unreachable") {
-    const lines = [`${name}  ${s.red("UNREACHABLE")}  ${server.error ?? ""}`];
-    for (const line of server.detail ?? []) lines.push(s.dim(`  | ${line}`));
+    const lines = [`${name}  ${s.red("UNREACHABLE")}  ${sanitizeLine(server.error ?? "")}`];
+    for (const line of server.detail ?? []) lines.push(s.dim(`  | ${sanitizeLine(line)}`));
     return lines;
   }
   const count = server.tools.filter((t) => t.status !== "added").length;

@@ -43,36 +43,56 @@ export async function readLiveTools(
   ctx: ReadContext,
 ): Promise<JsonValue[]> {
   const deadline = AbortSignal.timeout(ctx.timeoutMs);
-  const signal = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
+  const outer = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
+  // `stop` ends everything for this server: the deadline, an interrupt, or the
+  // first message that fails strict parsing. Once it fires, no step may start
+  // anything new (no fallback connection, no retry).
+  const stop = new AbortController();
   const log = new RawLog();
   const stopped = new Promise<never>((_, reject) => {
-    const stop = () =>
+    const onAbort = () => {
       reject(
-        signal.reason instanceof Error && signal.reason.name !== "TimeoutError"
-          ? signal.reason
+        outer.reason instanceof Error && outer.reason.name !== "TimeoutError"
+          ? outer.reason
           : deadlineError(ctx),
       );
-    if (signal.aborted) stop();
-    signal.addEventListener("abort", stop, { once: true });
-    log.onFailure = (err) => reject(err);
+      stop.abort();
+    };
+    if (outer.aborted) onAbort();
+    outer.addEventListener("abort", onAbort, { once: true });
+    log.onFailure = (err) => {
+      reject(err);
+      stop.abort();
+    };
   });
   stopped.catch(() => undefined);
   const transports: Transport[] = [];
-  const track = <T extends Transport>(t: T): T => (transports.push(t), t);
+  let closing = false;
+  const track = <T extends Transport>(t: T): T => {
+    // A transport made after the read ended (a late fallback) is closed at once.
+    if (closing) {
+      void closeTransport(t);
+      throw new Error("the read of this server has ended");
+    }
+    transports.push(t);
+    return t;
+  };
   try {
-    return await Promise.race([readWith(source, ctx, log, signal, track), stopped]);
+    return await Promise.race([readWith(source, ctx, log, stop.signal, track), stopped]);
   } catch (err) {
     const detail = transports.flatMap((t) =>
       t instanceof StdioTransport ? t.stderrTail.lines() : [],
     );
     const message =
-      signal.aborted && !(ctx.signal?.aborted ?? false)
+      deadline.aborted && !(ctx.signal?.aborted ?? false)
         ? `timed out after ${ctx.timeoutMs / 1000} s`
-        : describeError(err, ctx.timeoutMs / 1000);
+        : describeError(log.error ?? err, ctx.timeoutMs / 1000);
     throw Object.assign(new ContractpinError("SERVER_UNREADABLE", message, { cause: err }), {
       detail,
     } satisfies WithDetail);
   } finally {
+    closing = true;
+    stop.abort();
     await Promise.all(transports.map((t) => closeTransport(t)));
   }
 }
@@ -96,6 +116,7 @@ async function readWith(
     // A server that speaks only the older HTTP+SSE transport answers a
     // Streamable HTTP POST with 400, 404 or 405: try the legacy transport.
     if (
+      signal.aborted ||
       source.transport !== "http" ||
       !(err instanceof SdkHttpError) ||
       ![400, 404, 405].includes(err.status)
@@ -143,10 +164,18 @@ function httpFactory(
   track: <T extends Transport>(t: T) => T,
   legacySse: boolean,
 ) {
-  const url = new URL(expandReferences(source.url, ctx.env, "the URL"));
+  const url = parseUrl(expandReferences(source.url, ctx.env, "the URL"));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(source.headers ?? {})) {
-    headers[name] = expandReferences(value, ctx.env, `header ${name}`);
+    const expanded = expandReferences(value, ctx.env, `header ${name}`);
+    // Checked here so that the library's error, which quotes the value, never shows it.
+    if (/[\r\n\0]/.test(expanded)) {
+      throw new ContractpinError(
+        "SOURCE_INVALID",
+        `header ${name} has a line break or NUL in its value once its references are expanded`,
+      );
+    }
+    headers[name] = expanded;
   }
   const fetch = tapFetch(log, headers);
   return () =>
@@ -175,6 +204,17 @@ async function closeTransport(transport: Transport): Promise<void> {
 
 function deadlineError(ctx: ReadContext): Error {
   return new ContractpinError("SERVER_UNREADABLE", `timed out after ${ctx.timeoutMs / 1000} s`);
+}
+
+function parseUrl(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the URL is not a valid URL once its references are expanded",
+    );
+  }
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

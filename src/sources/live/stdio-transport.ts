@@ -31,6 +31,7 @@ export class StdioTransport implements Transport {
   private chunks: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private hasExited = false;
 
   constructor(
     private readonly spec: SpawnSpec,
@@ -56,7 +57,16 @@ export class StdioTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
-      this.exited = new Promise((done) => child.once("close", () => done()));
+      // "exit", not "close": a process the server left behind (in another
+      // session) may hold its stdout open long after the server is gone.
+      this.exited = new Promise((done) => {
+        const end = () => {
+          this.hasExited = true;
+          done();
+        };
+        child.once("exit", end);
+        child.once("error", end); // a command that could not be started never exits
+      });
       child.once("error", (err) => {
         reject(err);
         this.finish();
@@ -121,16 +131,19 @@ export class StdioTransport implements Transport {
       if (!(await this.exitsWithin(1000))) this.signalGroup("SIGKILL");
     }
     this.signalGroup("SIGKILL");
-    await this.exited;
+    // The pipes are ours to drop: nothing more is read from a server being ended.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+    await this.exitsWithin(2000);
     this.finish();
   }
 
   private exitsWithin(ms: number): Promise<boolean> {
-    const child = this.child!;
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+    if (this.hasExited) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
-      child.once("exit", () => {
+      void this.exited.then(() => {
         clearTimeout(timer);
         resolve(true);
       });

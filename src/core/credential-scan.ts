@@ -1,0 +1,142 @@
+import { hasReference, isCredentialName, literalPart, looksLikeSecretValue } from "./secrets.js";
+
+/**
+ * Where a server definition hides a literal credential: inside a longer
+ * value, in an argument list, in a URL. Shared by `add` (src/core/source-policy.ts)
+ * and the client-config import (src/config), so both refuse the same things.
+ * No function here returns or quotes the value it found.
+ */
+
+const AUTH_SCHEME = /\b(bearer|basic|token)\s+[^\s${}]{6,}/i;
+// key=value pairs of connection strings and query-like text: Password=...; api_key=...
+const ASSIGNED_SECRET =
+  /(?:^|[;&?,\s])(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth)\s*=\s*[^;&\s${}]+/i;
+
+/**
+ * True when a literal looks like a credential, or holds one: between
+ * separators (`user:ghp_…`), after an auth scheme (`Bearer abc…`), or as a
+ * `password=…` pair of a connection string.
+ */
+export function containsSecret(text: string): boolean {
+  if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || ASSIGNED_SECRET.test(text))
+    return true;
+  return text.split(/[^A-Za-z0-9+/=_.~-]+/).some((part) => looksLikeSecretValue(part));
+}
+
+/** True when a template mixes a reference with literal text that holds a credential. */
+export function mixedSecret(value: string): boolean {
+  return hasReference(value) && containsSecret(literalPart(value));
+}
+
+/** True when `value` is non-empty and holds no `${VAR}` reference. */
+export function isLiteral(value: string): boolean {
+  return value !== "" && !hasReference(value);
+}
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * Why a URL holds a literal credential, if it does: a password (or, when
+ * `withUser`, a user name), a credential-like query parameter, a path segment
+ * shaped like a token (`https://actions.example.com/mcp/sk-…/sse`), or a
+ * fragment that carries one (`#access_token=…`).
+ */
+export function urlCredential(url: URL, withUser: boolean): string | undefined {
+  if (isLiteral(decode(url.password)) || (withUser && isLiteral(decode(url.username)))) {
+    return "a user name or password";
+  }
+  for (const [name, value] of url.searchParams) {
+    if (isLiteral(value) && (isCredentialName(name) || containsSecret(value))) {
+      return `the query parameter ${name}`;
+    }
+  }
+  const segments = url.pathname.split("/").map(decode);
+  if (segments.some((s) => isLiteral(s) && containsSecret(s))) return "a path segment";
+  const fragment = decode(url.hash.slice(1));
+  if (
+    isLiteral(fragment) &&
+    (containsSecret(fragment) || /(token|key|secret|password)=/i.test(fragment))
+  ) {
+    return "its fragment";
+  }
+  return undefined;
+}
+
+/**
+ * Parses a URL template: a reference in the host or port (`https://${HOST}:${PORT}/`)
+ * is not a valid URL as it stands, so those two take stand-ins; references
+ * anywhere else are kept, so that they still count as references.
+ */
+export function parseUrlTemplate(value: string): URL | undefined {
+  const ref = "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}";
+  const parsable = value
+    .replace(new RegExp(`^([a-z][a-z0-9+.-]*://(?:[^/@]*@)?)${ref}`, "i"), "$1host.invalid")
+    .replace(new RegExp(`:${ref}(?=[/?#]|$)`), ":1");
+  try {
+    return new URL(parsable);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a literal that is a URL holds a credential, if it does. A user name alone (ssh://git@host) is no secret. */
+export function credentialInUrlText(value: string): string | undefined {
+  if (!URL_LIKE.test(value)) return undefined;
+  const url = parseUrlTemplate(value);
+  return url === undefined ? undefined : urlCredential(url, false);
+}
+
+/**
+ * Why an argument list holds a literal credential, if it does: a value that
+ * looks like one or holds one, the value of a credential-named flag
+ * (`--api-key X`, `--token=X`), a header given as an argument
+ * (`--header "Authorization: Bearer …"`, `X-API-Key: …`), or a URL carrying one.
+ */
+export function argsCredential(args: readonly string[]): string | undefined {
+  for (const [i, arg] of args.entries()) {
+    const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/s.exec(arg);
+    const previous = args[i - 1] ?? "";
+    const value = flag ? flag[2]! : arg;
+    const where = `args[${i}]`;
+    // The most specific reason first: a URL's password before "looks like a credential".
+    const inUrl = credentialInUrlText(value);
+    if (inUrl !== undefined) return `${where} is a URL that holds ${inUrl}`;
+    const header = /^([A-Za-z][\w-]*)\s*:\s*(.+)$/s.exec(value);
+    if (header && isCredentialName(header[1]!) && isLiteral(header[2]!)) {
+      return `${where} (header ${header[1]!}) looks like a credential`;
+    }
+    if (mixedSecret(value) || (isLiteral(value) && containsSecret(value))) {
+      return `${where} looks like a credential`;
+    }
+    if (flag && isCredentialName(flag[1]!) && isLiteral(value)) {
+      return `${where} (${flag[1]!}=…) looks like a credential`;
+    }
+    if (!flag && /^--?[A-Za-z]/.test(previous) && isCredentialName(previous) && isLiteral(value)) {
+      return `${where} (the value of ${previous}) looks like a credential`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why an HTTP server's URL cannot be written to the lock, if it cannot: it is
+ * not an http(s) URL (references checked as if expanded), or it holds a
+ * literal credential.
+ */
+export function urlProblem(url: string): string | undefined {
+  const parsed = parseUrlTemplate(url);
+  if (parsed === undefined) return "its url is not a valid URL";
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return `its url must be http: or https:, not ${parsed.protocol}`;
+  }
+  const found = urlCredential(parsed, true);
+  return found === undefined ? undefined : `its url holds ${found}, which looks like a credential`;
+}
