@@ -392,6 +392,19 @@ describe("found in review", () => {
     assert.ok(!r.stdout.includes("SUPERSECRET") && !r.stderr.includes("SUPERSECRET"));
   });
 
+  it("a reference in the URL's port is kept and expanded when reading", async () => {
+    const ws = new Workspace();
+    const url = new URL((await startFakeHttpOnce()).url);
+    const template = `http://127.0.0.1:\${FAKE_PORT}${url.pathname}`;
+    const r = runCli(["add", "remote", "--url", template], {
+      cwd: ws.dir,
+      env: { FAKE_PORT: url.port },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(ws.lockJson().servers["remote"]!["url"], template);
+    assert.equal(runCli(["verify"], { cwd: ws.dir, env: { FAKE_PORT: url.port } }).code, 0);
+  });
+
   it("a closed pipe on stdout (digest | head): no crash, no stack trace", () => {
     const big = new Workspace();
     big.dump(

@@ -12,6 +12,7 @@ export class RawLog {
   private readonly responses = new Map<string, JsonObject>();
   private lastToolsListKey: string | undefined;
   private failure: Error | undefined;
+  private waiters: (() => void)[] = [];
   /** Called once, with the first failure, so that the read can stop at once. */
   onFailure?: (err: Error) => void;
 
@@ -37,6 +38,7 @@ export class RawLog {
         this.responses.set(idKey(m["id"]!), m);
       }
     }
+    for (const wake of this.waiters.splice(0)) wake();
     return message;
   }
 
@@ -54,6 +56,26 @@ export class RawLog {
     return this.lastToolsListKey === undefined
       ? undefined
       : this.responses.get(this.lastToolsListKey);
+  }
+
+  /**
+   * The raw response to the latest tools/list request, waiting up to `ms` for
+   * it: over HTTP the library and the tap read two copies of one stream, and
+   * the library may finish its copy first.
+   */
+  async awaitToolsListResponse(ms: number): Promise<JsonObject | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.lastToolsListResponse();
+      if (found !== undefined || this.failure !== undefined || Date.now() >= deadline) return found;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   /** Records a failure of the wire itself (unreadable bytes, an over-long message). */

@@ -94,8 +94,8 @@ export async function listTools(
       if (log.error !== undefined) throw log.error;
       if (!invalid || log.lastToolsListResponse() === undefined) throw err;
     }
+    const raw = await log.awaitToolsListResponse(1000);
     if (log.error !== undefined) throw log.error;
-    const raw = log.lastToolsListResponse();
     if (raw === undefined) throw new Error("the tools/list response was not captured");
     const result = pageOf(raw, `tools/list page ${page}`, "a tools/list result");
     for (const tool of result.tools) tools.push(tool);
