@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { configLocations, importConfigs, type ImportedConfigs } from "../../config/discover.js";
+import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
@@ -120,6 +120,8 @@ async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
 ): Promise<ImportedConfigs | undefined> {
+  // Loaded here, not at start-up: only init reads client configs (and TOML).
+  const { configLocations, importConfigs } = await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
   if (from !== undefined) return importConfigs(from, { projectDir, home, required: true });
