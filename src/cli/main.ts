@@ -3,30 +3,41 @@ import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
 import { packageVersion } from "../io/version.js";
-import * as add from "./commands/add.js";
-import * as canonicalize from "./commands/canonicalize.js";
-import * as digest from "./commands/digest.js";
-import * as init from "./commands/init.js";
-import * as remove from "./commands/remove.js";
-import * as update from "./commands/update.js";
-import * as verify from "./commands/verify.js";
 
 interface CommandModule {
   help: string;
   run(args: string[], io: Io): Promise<number>;
 }
 
-// The commands are small and bundled with this entry (npm run build), so they
-// are imported statically; what is heavy, the MCP client library, is imported
-// only when a live server is read (src/sources/read-tools.ts).
-const COMMANDS: Record<string, { summary: string; module: CommandModule }> = {
-  init: { summary: "create the lock, or re-pin every server in it (--force)", module: init },
-  add: { summary: "pin one server (a dump file, an HTTP URL, or a stdio command)", module: add },
-  verify: { summary: "compare live servers with the lock; exit 1 on any drift", module: verify },
-  update: { summary: "re-pin some or all servers and show what changed", module: update },
-  remove: { summary: "drop a server from the lock", module: remove },
-  digest: { summary: "print the contract digests of a tools/list dump", module: digest },
-  canonicalize: { summary: "print the canonical JSON of one value", module: canonicalize },
+// Each command's module is loaded when it runs: in the bundle (npm run build)
+// that defers its set-up, and the MCP client library is loaded only when a
+// live server is read (src/sources/read-tools.ts).
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  init: {
+    summary: "pin the servers of your MCP client configs, or re-pin the lock's (--force)",
+    load: () => import("./commands/init.js"),
+  },
+  add: {
+    summary: "pin one server (a dump file, an HTTP URL, or a stdio command)",
+    load: () => import("./commands/add.js"),
+  },
+  verify: {
+    summary: "compare live servers with the lock; exit 1 on any drift",
+    load: () => import("./commands/verify.js"),
+  },
+  update: {
+    summary: "re-pin some or all servers and show what changed",
+    load: () => import("./commands/update.js"),
+  },
+  remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
+  digest: {
+    summary: "print the contract digests of a tools/list dump",
+    load: () => import("./commands/digest.js"),
+  },
+  canonicalize: {
+    summary: "print the canonical JSON of one value",
+    load: () => import("./commands/canonicalize.js"),
+  },
 };
 
 const HELP = `contractpin: pin the contracts of MCP tools and fail CI when they change
@@ -63,7 +74,7 @@ async function main(argv: string[], io: Io): Promise<number> {
       `unknown command '${name}' (run 'contractpin --help' for the list)`,
     );
   }
-  const command = entry.module;
+  const command = await entry.load();
   const own = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
   if (own.includes("--help") || own.includes("-h")) {
     await io.out(command.help);
