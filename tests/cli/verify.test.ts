@@ -211,9 +211,14 @@ describe("verify: selection and output", () => {
     assert.equal(runCli(["add", "other", "--file", "other.json"], { cwd: ws.dir }).code, 0);
     ws.dump("other.json", [{ name: "y" }]);
     assert.equal(verify(ws).code, 1);
-    const r = verify(ws, "--server", "docs");
+    const r = verify(ws, "--server", "docs", "--server", "docs");
     assert.equal(r.code, 0);
     assert.doesNotMatch(r.stdout, /other/);
+    assert.equal(
+      r.stdout.match(/^docs {2}ok/gm)?.length,
+      1,
+      "a server named twice is verified once",
+    );
     const unknown = verify(ws, "--server", "nope");
     assert.equal(unknown.code, 2);
     assert.ok(oneLine(unknown.stderr));

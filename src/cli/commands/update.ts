@@ -40,7 +40,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const { ctx, concurrency } = readContext(values.lock, values, io.signal);
   const previous = await readLock(values.lock);
-  const names = positionals.length > 0 ? positionals : Object.keys(previous.servers).sort();
+  const names =
+    positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, values.lock);
   const repinned = await pinAll(requestsFromLock(names, previous.servers), ctx, concurrency);
   const servers: Record<string, PinnedServer> = { ...previous.servers };

@@ -54,7 +54,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const { ctx, concurrency } = readContext(values.lock, values, io.signal);
   const lock = await readLock(values.lock);
-  const names = values.server ?? Object.keys(lock.servers).sort();
+  const names = values.server ? [...new Set(values.server)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, values.lock);
   const allowNew = values["allow-new"] === true;
   // Progress only when servers are live: reading files is instant.
