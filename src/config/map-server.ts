@@ -1,3 +1,4 @@
+import { argsCredential } from "../core/credential-scan.js";
 import { isContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
 import { looksLikeSecretValue } from "../core/secrets.js";
@@ -11,12 +12,7 @@ import {
   rewriteReferences,
   type ReferenceContext,
 } from "./references.js";
-import {
-  argsCredential,
-  moveEnvSecrets,
-  moveHeaderSecrets,
-  urlProblem,
-} from "./secret-literals.js";
+import { moveEnvSecrets, moveHeaderSecrets, urlProblem } from "./secret-literals.js";
 
 /** A server imported from a client config. */
 export interface ImportedServer {

@@ -1,7 +1,6 @@
 import {
-  argsCredential,
   containsSecret,
-  credentialInUrlText,
+  isLiteralEnvCredential,
   mixedSecret,
   urlProblem as coreUrlProblem,
 } from "../core/credential-scan.js";
@@ -51,9 +50,7 @@ export function moveEnvSecrets(
     if (mixedSecret(value)) {
       return { reason: `env ${name} mixes a reference with what looks like a literal credential` };
     }
-    const risky =
-      isCredentialName(name) || containsSecret(value) || credentialInUrlText(value) !== undefined;
-    if (hasReference(value) || !risky) {
+    if (hasReference(value) || !isLiteralEnvCredential(name, value)) {
       setMember(moved.value, name, value);
       continue;
     }
@@ -122,5 +119,3 @@ export function urlProblem(url: string): string | undefined {
     : `${problem} and is never written to the lock; in the config, write it as a reference such as ` +
         "${API_KEY} (and set that variable when verifying), or send it in a header";
 }
-
-export { argsCredential };

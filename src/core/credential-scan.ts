@@ -1,4 +1,10 @@
-import { hasReference, isCredentialName, literalPart, looksLikeSecretValue } from "./secrets.js";
+import {
+  hasReference,
+  isCredentialName,
+  literalPart,
+  looksLikeSecretValue,
+  REFERENCE,
+} from "./secrets.js";
 
 /**
  * Where a server definition hides a literal credential: inside a longer
@@ -26,6 +32,16 @@ export function containsSecret(text: string): boolean {
 /** True when a template mixes a reference with literal text that holds a credential. */
 export function mixedSecret(value: string): boolean {
   return hasReference(value) && containsSecret(literalPart(value));
+}
+
+/**
+ * True when a literal env value (no reference) is a credential: by the
+ * variable's name, by the value's shape, or as a URL that carries one.
+ */
+export function isLiteralEnvCredential(name: string, value: string): boolean {
+  return (
+    isCredentialName(name) || containsSecret(value) || credentialInUrlText(value) !== undefined
+  );
 }
 
 /** True when `value` is non-empty and holds no `${VAR}` reference. */
@@ -76,7 +92,7 @@ export function urlCredential(url: URL, withUser: boolean): string | undefined {
  * anywhere else are kept, so that they still count as references.
  */
 export function parseUrlTemplate(value: string): URL | undefined {
-  const ref = "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}";
+  const ref = REFERENCE.source;
   const parsable = value
     .replace(new RegExp(`^([a-z][a-z0-9+.-]*://(?:[^/@]*@)?)${ref}`, "i"), "$1host.invalid")
     .replace(new RegExp(`:${ref}(?=[/?#]|$)`), ":1");

@@ -1,14 +1,13 @@
 import { ContractpinError } from "./errors.js";
 import {
   argsCredential,
-  containsSecret,
-  credentialInUrlText,
+  isLiteralEnvCredential,
   mixedSecret,
   parseUrlTemplate,
   urlCredential,
 } from "./credential-scan.js";
 import { setMember } from "./json-value.js";
-import { hasReference, isCredentialName } from "./secrets.js";
+import { hasReference } from "./secrets.js";
 import type { HttpSource, ServerSource, StdioSource } from "./server-source.js";
 
 /** A server definition made safe to write, and what was left out of it. */
@@ -42,9 +41,7 @@ export function safeSource(server: string, source: ServerSource): SafeSource {
 
 function safeStdio(server: string, source: StdioSource): StdioSource {
   for (const [name, value] of Object.entries(source.env ?? {})) {
-    const risky = hasReference(value)
-      ? mixedSecret(value)
-      : isCredentialName(name) || containsSecret(value) || credentialInUrlText(value) !== undefined;
+    const risky = hasReference(value) ? mixedSecret(value) : isLiteralEnvCredential(name, value);
     if (risky) refuse(server, `env ${name}`, `--env ${name}='\${${name}}'`);
   }
   const problem = argsCredential(source.command);

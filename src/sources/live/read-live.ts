@@ -51,11 +51,8 @@ export async function readLiveTools(
   const log = new RawLog();
   const stopped = new Promise<never>((_, reject) => {
     const onAbort = () => {
-      reject(
-        outer.reason instanceof Error && outer.reason.name !== "TimeoutError"
-          ? outer.reason
-          : deadlineError(ctx),
-      );
+      // The catch below words a timeout itself; an interrupt keeps its own error.
+      reject(outer.reason);
       stop.abort();
     };
     if (outer.aborted) onAbort();
@@ -200,10 +197,6 @@ async function closeTransport(transport: Transport): Promise<void> {
     await Promise.race([transport.terminateSession().catch(() => undefined), delay(1000)]);
   }
   await transport.close().catch(() => undefined);
-}
-
-function deadlineError(ctx: ReadContext): Error {
-  return new ContractpinError("SERVER_UNREADABLE", `timed out after ${ctx.timeoutMs / 1000} s`);
 }
 
 function parseUrl(text: string): URL {
