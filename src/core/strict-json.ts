@@ -8,6 +8,7 @@ import {
   loneSurrogateInString,
   parseHex4,
 } from "./json-text.js";
+import { parseNative } from "./native-json.js";
 
 const WHITESPACE = /[ \t\n\r]*/y;
 // A run of string content that needs no decoding: no quote, backslash or control character.
@@ -21,6 +22,11 @@ export const MAX_DEPTH = 10_000;
 export interface ParseOptions {
   /** Deepest nesting accepted (default {@link MAX_DEPTH}). */
   maxDepth?: number;
+  /**
+   * Skip the native fast path and parse character by character (default
+   * false). The result is the same either way; this is for comparing them.
+   */
+  characterLevel?: boolean;
 }
 
 /**
@@ -30,6 +36,11 @@ export interface ParseOptions {
  * invalid UTF-8 and trailing content. `__proto__` is kept as an own member.
  * One leading byte order mark is ignored. Never recurses, so nesting up to
  * `maxDepth` cannot overflow the stack.
+ *
+ * Most text is parsed by V8's JSON.parse, with the rest of these rules proved
+ * on its result (native-json.ts); text it cannot prove clean, including all
+ * invalid text, goes through the character-level parser here, which also
+ * names the error and where it is.
  *
  * @param input JSON text, as UTF-8 bytes or as a string.
  * @throws ContractpinError with a JSON_* code naming what is wrong and where.
@@ -50,7 +61,12 @@ export function parseJson(input: Uint8Array | string, options: ParseOptions = {}
     }
     text = Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
   }
-  return new Parser(text, options.maxDepth ?? MAX_DEPTH).parse();
+  const maxDepth = options.maxDepth ?? MAX_DEPTH;
+  if (options.characterLevel !== true) {
+    const value = parseNative(text, maxDepth);
+    if (value !== undefined) return value;
+  }
+  return new Parser(text, maxDepth).parse();
 }
 
 class Parser {

@@ -1,0 +1,123 @@
+// The strict parser's fast path: V8's JSON.parse does the RFC 8259 grammar in
+// native code, and this module proves, for the text at hand, each thing the
+// strict parser rejects that JSON.parse lets through. Where it cannot prove
+// one, it declines and the character-level parser decides (and names the error).
+import type { JsonValue } from "./json-value.js";
+
+// A \u escape of a UTF-16 surrogate (either half). Valid UTF-8 holds no raw
+// surrogates, so only an escape can make a lone one.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+// Whitespace between a closing quote and a colon: rare, and it stops the
+// plain substring count below from seeing every member name.
+const SPACE_BEFORE_COLON = /"[ \t\n\r]+:/;
+const NAME_END = /"[ \t\n\r]*:/g;
+// One whole JSON string token. JSON.parse has accepted the text, so outside
+// strings there is no quote or backslash, and each match is exactly a string.
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+
+/**
+ * The value of `text` (after any leading byte order mark) when it is provably
+ * the value the strict parser returns, else `undefined` (a JSON value never
+ * is). Proved here:
+ *  - the grammar, trailing content: JSON.parse throws;
+ *  - no duplicate member names: every name in the text is counted and equals
+ *    the number of members JSON.parse kept (it keeps one of a duplicate pair);
+ *  - no number overflowed: every number is finite;
+ *  - no lone surrogate: every string is well-formed (checked only when the
+ *    text has a surrogate escape at all);
+ *  - nesting within `maxDepth`.
+ * Member order, `__proto__` as an own member, number rounding and unescaping
+ * are the same in both: JSON.parse creates data properties in text order and
+ * rounds as Number() does.
+ */
+export function parseNative(text: string, maxDepth: number): JsonValue | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(body) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return scalarOk(value, true) ? value : undefined;
+  const members = countMembers(value, maxDepth, SURROGATE_ESCAPE.test(body));
+  if (members < 0) return undefined;
+  if (members === quickNameCount(body) || members === exactNameCount(body)) return value;
+  return undefined;
+}
+
+/**
+ * The number of members of every object in `root`, or -1 when a number is
+ * not finite, a string or name is not well-formed (when `checkStrings`), or
+ * containers nest deeper than `maxDepth`. Iterative: JSON.parse nests as
+ * deep as the text does.
+ */
+function countMembers(root: object, maxDepth: number, checkStrings: boolean): number {
+  const stack: object[] = [root];
+  const depths: number[] = [1];
+  let members = 0;
+  while (stack.length > 0) {
+    const container = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return -1;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const item: unknown = container[i];
+        if (typeof item === "object") {
+          if (item !== null) {
+            stack.push(item);
+            depths.push(depth + 1);
+          }
+        } else if (!scalarOk(item, checkStrings)) {
+          return -1;
+        }
+      }
+      continue;
+    }
+    const keys = Object.keys(container);
+    members += keys.length;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (checkStrings && !key.isWellFormed()) return -1;
+      const item: unknown = (container as Record<string, unknown>)[key];
+      if (typeof item === "object") {
+        if (item !== null) {
+          stack.push(item);
+          depths.push(depth + 1);
+        }
+      } else if (!scalarOk(item, checkStrings)) {
+        return -1;
+      }
+    }
+  }
+  return members;
+}
+
+function scalarOk(value: unknown, checkStrings: boolean): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  return !checkStrings || typeof value !== "string" || value.isWellFormed();
+}
+
+/**
+ * The number of `"` + optional whitespace + `:` in the text. Every member
+ * name ends in one, so this is at least the number of names; it is more only
+ * when a string holds such a sequence (an escaped quote before a colon, or a
+ * string starting with a colon). Equal to the members JSON.parse kept, it
+ * proves there is no duplicate.
+ */
+function quickNameCount(text: string): number {
+  let count = 0;
+  if (SPACE_BEFORE_COLON.test(text)) {
+    NAME_END.lastIndex = 0;
+    while (NAME_END.test(text)) count++;
+    return count;
+  }
+  for (let i = text.indexOf('":'); i !== -1; i = text.indexOf('":', i + 2)) count++;
+  return count;
+}
+
+/** The number of member names in valid JSON text, exactly: the colons left once strings are removed. */
+function exactNameCount(text: string): number {
+  STRING_TOKEN.lastIndex = 0;
+  const skeleton = text.replace(STRING_TOKEN, "");
+  return skeleton.length - skeleton.replaceAll(":", "").length;
+}
