@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
