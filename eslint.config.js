@@ -22,4 +22,9 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  {
+    // The launcher and a build step are CommonJS by design (see src/cli/launch.cts).
+    files: ["**/*.cjs", "**/*.cts"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -34,7 +34,11 @@ await build({
   define: { CONTRACTPIN_VERSION: JSON.stringify(version) },
   logOverride: { "empty-import-meta": "silent" },
 });
-await build({ ...common, entryPoints: ["src/cli/launch.cts"], outfile: "dist/bin/contractpin.cjs" });
+await build({
+  ...common,
+  entryPoints: ["src/cli/launch.cts"],
+  outfile: "dist/bin/contractpin.cjs",
+});
 
 // The code cache, from a sample run: verify a lock of the bundled example dump.
 const bin = fileURLToPath(new URL("dist/bin/contractpin.cjs", root));

@@ -59,10 +59,14 @@ describe("the code cache", () => {
   for (const [what, cache] of variants) {
     it(`when it ${what}, the command works the same`, () => {
       const bin = copyBin(what.replace(/ /g, "-"), cache());
-      const r = spawnSync(process.execPath, [bin, "verify", "--lock", ws.path("contractpin.lock")], {
-        encoding: "utf8",
-        env: { ...process.env, NO_COLOR: undefined },
-      });
+      const r = spawnSync(
+        process.execPath,
+        [bin, "verify", "--lock", ws.path("contractpin.lock")],
+        {
+          encoding: "utf8",
+          env: { ...process.env, NO_COLOR: undefined },
+        },
+      );
       assert.equal(r.status, 0, r.stderr);
       assert.equal(r.stdout, expected);
       assert.equal(r.stderr, "");
