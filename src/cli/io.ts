@@ -1,3 +1,5 @@
+import { fstatSync, writeSync } from "node:fs";
+
 /** Where a command writes, and whether it may use colour. Injected so commands stay testable. */
 export interface Io {
   out(text: string): Promise<void>;
@@ -10,12 +12,14 @@ export interface Io {
   signal?: AbortSignal;
 }
 
+type Write = (text: string | Uint8Array) => Promise<void>;
+
 /**
  * Writes to a stream, resolving once the text is handed to the system. A
  * reader that went away (`contractpin digest | head`) is not an error of
  * contractpin's: further output is dropped instead of crashing on EPIPE.
  */
-function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
+function streamWriter(stream: NodeJS.WriteStream): Write {
   let gone = false;
   stream.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") gone = true;
@@ -30,13 +34,66 @@ function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
     });
 }
 
+/**
+ * Writes to a pipe or a file with write(2), without setting up
+ * process.stdout: that stream loads tty, net and the stream modules, a few
+ * milliseconds of a run that CI repeats on every push. EPIPE drops further
+ * output as the stream writer does; EAGAIN (a pipe its other end made
+ * non-blocking, now full) hands this and later output to the stream.
+ */
+function directWriter(fd: number, stream: () => NodeJS.WriteStream): Write {
+  let gone = false;
+  let fallback: Write | undefined;
+  return async (text) => {
+    if (gone) return;
+    if (fallback !== undefined) return fallback(text);
+    const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+    let offset = 0;
+    while (offset < bytes.length) {
+      try {
+        offset += writeSync(fd, bytes, offset);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") {
+          gone = true;
+          return;
+        }
+        if (code !== "EAGAIN") throw err;
+        fallback = streamWriter(stream());
+        return fallback(bytes.subarray(offset));
+      }
+    }
+  };
+}
+
+/**
+ * True when `fd` may be a terminal: only a character device can be, and so
+ * is /dev/null, so then the stream decides. A closed descriptor is handed to
+ * the stream as well, which copes with it as Node does.
+ */
+function maybeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
+function output(fd: 1 | 2): { write: Write; isTTY: boolean } {
+  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  if (maybeTerminal(fd)) return { write: streamWriter(stream()), isTTY: stream().isTTY === true };
+  return { write: directWriter(fd, stream), isTTY: false };
+}
+
 /** The process's own stdout and stderr. Colour only on a TTY, never under NO_COLOR (any value but ""). */
 export function processIo(): Io {
   const noColor = process.env["NO_COLOR"] !== undefined && process.env["NO_COLOR"] !== "";
+  const out = output(1);
+  const err = output(2);
   return {
-    out: writer(process.stdout),
-    err: writer(process.stderr),
-    color: process.stdout.isTTY === true && !noColor,
-    interactive: process.stderr.isTTY === true,
+    out: out.write,
+    err: err.write,
+    color: out.isTTY && !noColor,
+    interactive: err.isTTY,
   };
 }

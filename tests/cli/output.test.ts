@@ -1,0 +1,113 @@
+// Where output goes: contractpin writes straight to a pipe or a file
+// (src/cli/io.ts) and uses Node's stream only for a terminal, /dev/null, or
+// a pipe that its reader made non-blocking and that is full. Whatever stdout
+// is, the output must arrive whole, colour only on a terminal.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { CLI, runCli } from "../helpers/cli.js";
+import { baseTools, Workspace } from "../helpers/workspace.js";
+
+/** Runs python3 with `script`; argv[1..] are `args`. Returns its stdout. */
+function python(script: string, args: string[], cwd: string): string {
+  const r = spawnSync("python3", ["-c", script, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+describe("output", () => {
+  const ws = new Workspace();
+  let piped: string;
+
+  before(() => {
+    // Over 64 KB of output: more than a pipe holds.
+    ws.dump(
+      "big.json",
+      Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: "d" })),
+    );
+    const r = runCli(["digest", "--json", "big.json"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.length > 200_000);
+    piped = r.stdout;
+  });
+  after(() => rmSync(ws.dir, { recursive: true, force: true }));
+
+  it("to a file: all of it", () => {
+    const r = spawnSync(
+      "bash",
+      ["-c", `"${process.execPath}" "${CLI}" digest --json big.json > out.json`],
+      { cwd: ws.dir, encoding: "utf8" },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(readFileSync(ws.path("out.json"), "utf8"), piped);
+  });
+
+  it("to /dev/null: the exit code is kept", () => {
+    ws.dump("small.json", baseTools());
+    const r = spawnSync(
+      "bash",
+      ["-c", `"${process.execPath}" "${CLI}" digest no-such.json > /dev/null`],
+      { cwd: ws.dir, encoding: "utf8" },
+    );
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /cannot read no-such\.json: no such file/);
+  });
+
+  it("to a full pipe its reader made non-blocking: all of it, in order", () => {
+    // The pipe fills while nobody reads it, so write(2) says EAGAIN.
+    const out = python(
+      `
+import os, subprocess, sys, time, hashlib
+r, w = os.pipe()
+os.set_blocking(w, False)
+p = subprocess.Popen([sys.argv[1], sys.argv[2], "digest", "--json", "big.json"], stdout=w)
+os.close(w)
+time.sleep(1.0)
+data = b""
+while True:
+    chunk = os.read(r, 1 << 16)
+    if not chunk:
+        break
+    data += chunk
+print(p.wait(), len(data), hashlib.sha256(data).hexdigest())
+`,
+      [process.execPath, CLI],
+      ws.dir,
+    );
+    const expected = createHash("sha256").update(piped).digest("hex");
+    assert.equal(out.trim(), `0 ${Buffer.byteLength(piped)} ${expected}`);
+  });
+
+  it("to a terminal: in colour, and without it under NO_COLOR", () => {
+    ws.dump("small.json", baseTools());
+    const script = `
+import os, pty, subprocess, sys
+main, sub = pty.openpty()
+env = dict(os.environ)
+env.pop("NO_COLOR", None)
+if sys.argv[3] == "1":
+    env["NO_COLOR"] = "1"
+p = subprocess.Popen([sys.argv[1], sys.argv[2], "digest", "small.json"], stdout=sub, env=env)
+os.close(sub)
+data = b""
+while True:
+    try:
+        chunk = os.read(main, 1 << 16)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+code = p.wait()
+sys.stdout.write(str(code) + " " + ("colour" if b"\\x1b[" in data else "plain") + " " + str(b"fetch_page" in data))
+`;
+    assert.equal(python(script, [process.execPath, CLI, "0"], ws.dir), "0 colour True");
+    assert.equal(python(script, [process.execPath, CLI, "1"], ws.dir), "0 plain True");
+  });
+});
