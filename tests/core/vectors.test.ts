@@ -2,7 +2,8 @@
 // independent Python implementation (tests/make_vectors.py), never from this code.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { textPath } from "../../src/core/canonical-bytes.js";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { contractOf } from "../../src/core/contract.js";
 import { digestTools, digestValue, fieldDigests, toolDigest } from "../../src/core/digest.js";
@@ -45,7 +46,25 @@ it("the vectors are for contractpin-canonical-json/1 and cover every section", (
   assert.ok(file.vectors.some((v) => v.name === "key-order-utf16"));
 });
 
-describe("vectors", () => {
+// CanonicalWriter writes a process's first values through canonicalTextFast,
+// then through its byte loop: every vector goes through each.
+const paths: [string, number][] = [
+  ["text path", Number.POSITIVE_INFINITY],
+  ["byte loop", 0],
+];
+for (const [path, valuesLeft] of paths) {
+  describe(`vectors, ${path}`, () => {
+    before(() => {
+      textPath.valuesLeft = valuesLeft;
+    });
+    after(() => {
+      textPath.valuesLeft = 0;
+    });
+    vectorTests();
+  });
+}
+
+function vectorTests(): void {
   for (const v of file.vectors) {
     it(v.name, () => {
       const value = v.input_text === undefined ? v.input : parseJson(v.input_text);
@@ -60,15 +79,12 @@ describe("vectors", () => {
       }
     });
   }
-});
-
-describe("server vectors", () => {
   for (const s of file.servers) {
-    it(s.name, () => {
+    it(`server: ${s.name}`, () => {
       assert.deepEqual(digestTools(s.tools), s.result);
     });
   }
-});
+}
 
 describe("rejection vectors", () => {
   for (const r of file.rejections) {
