@@ -16,7 +16,14 @@ export function medians(commands, rounds, options = {}) {
 
 function run([command, ...args], { cwd, env, okCodes = [] }) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: "ignore" });
+  // stdout and stderr are pipes, as in a CI job (and the output is read, as CI
+  // reads it); stdin is closed.
+  const r = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) throw r.error;
   // A failing command would be timed as fast: refuse to report it.

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type * as vm from "node:vm";
 import { CLI, ROOT, runCli } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
 
 const BIN = join(ROOT, "dist/bin");
@@ -72,4 +73,56 @@ describe("the code cache", () => {
       assert.equal(r.stderr, "");
     });
   }
+});
+
+describe("the MCP client library", () => {
+  const ws = new Workspace();
+  after(() => rmSync(ws.dir, { recursive: true, force: true }));
+
+  /** verify under a hook that reports every require of an @modelcontextprotocol package. */
+  function verifyReportingLoads(lock: string): { code: number | null; loaded: string[] } {
+    const hook = ws.write(
+      "hook.cjs",
+      `const Module = require("node:module");
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request.startsWith("@modelcontextprotocol/")) process.stderr.write("LOADED " + request + "\\n");
+  return load.call(this, request, ...rest);
+};`,
+    );
+    const r = spawnSync(process.execPath, ["--require", hook, CLI, "verify", "--lock", lock], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { code: r.status, loaded: r.stderr.match(/^LOADED .*/gm) ?? [] };
+  }
+
+  it("is loaded by a verify of a stdio server (the hook sees it)", () => {
+    const lock = ws.path("live.lock");
+    const added = runCli([
+      "add",
+      "fake",
+      "--lock",
+      lock,
+      "--",
+      process.execPath,
+      SERVERS.fakeStdio,
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    const r = verifyReportingLoads(lock);
+    assert.equal(r.code, 0);
+    assert.ok(
+      r.loaded.some((l) => l.includes("@modelcontextprotocol/client")),
+      String(r.loaded),
+    );
+  });
+
+  it("is never loaded by a verify of file servers only", () => {
+    const lock = ws.path("file.lock");
+    const dump = join(ROOT, "examples/server-memory.tools.json");
+    assert.equal(runCli(["add", "memory", "--file", dump, "--lock", lock]).code, 0);
+    const r = verifyReportingLoads(lock);
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.loaded, []);
+  });
 });
