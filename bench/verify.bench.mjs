@@ -50,16 +50,7 @@ try {
   // Does a file-only verify load the MCP client library? A hook on CommonJS
   // loading reports each @modelcontextprotocol package required; it is
   // checked on a stdio verify first, where it must see the client.
-  const hook = join(dir, "hook.cjs");
-  writeFileSync(
-    hook,
-    `const Module = require("node:module");
-const load = Module._load;
-Module._load = function (request, ...rest) {
-  if (request.startsWith("@modelcontextprotocol/")) process.stderr.write("LOADED " + request + "\\n");
-  return load.call(this, request, ...rest);
-};`,
-  );
+  const hook = join(root, "tests/fixtures/mcp-load-hook.cjs");
   const loads = (lock) => {
     const r = spawnSync(node, ["--require", hook, cli, "verify", "--lock", lock], {
       cwd: dir,

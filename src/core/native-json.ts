@@ -59,26 +59,17 @@ function countMembers(root: object, maxDepth: number, checkStrings: boolean): nu
     const container = stack.pop()!;
     const depth = depths.pop()!;
     if (depth > maxDepth) return -1;
+    let items: unknown[];
     if (Array.isArray(container)) {
-      for (let i = 0; i < container.length; i++) {
-        const item: unknown = container[i];
-        if (typeof item === "object") {
-          if (item !== null) {
-            stack.push(item);
-            depths.push(depth + 1);
-          }
-        } else if (!scalarOk(item, checkStrings)) {
-          return -1;
-        }
-      }
-      continue;
+      items = container;
+    } else {
+      // A parsed object's values, in the order of its keys, one per member.
+      items = Object.values(container);
+      members += items.length;
+      if (checkStrings && !Object.keys(container).every((key) => key.isWellFormed())) return -1;
     }
-    const keys = Object.keys(container);
-    members += keys.length;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (checkStrings && !key.isWellFormed()) return -1;
-      const item: unknown = (container as Record<string, unknown>)[key];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (typeof item === "object") {
         if (item !== null) {
           stack.push(item);

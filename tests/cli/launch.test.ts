@@ -81,15 +81,7 @@ describe("the MCP client library", () => {
 
   /** verify under a hook that reports every require of an @modelcontextprotocol package. */
   function verifyReportingLoads(lock: string): { code: number | null; loaded: string[] } {
-    const hook = ws.write(
-      "hook.cjs",
-      `const Module = require("node:module");
-const load = Module._load;
-Module._load = function (request, ...rest) {
-  if (request.startsWith("@modelcontextprotocol/")) process.stderr.write("LOADED " + request + "\\n");
-  return load.call(this, request, ...rest);
-};`,
-    );
+    const hook = join(ROOT, "tests/fixtures/mcp-load-hook.cjs");
     const r = spawnSync(process.execPath, ["--require", hook, CLI, "verify", "--lock", lock], {
       encoding: "utf8",
       timeout: 60_000,
