@@ -11,9 +11,6 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 // plain substring count below from seeing every member name.
 const SPACE_BEFORE_COLON = /"[ \t\n\r]+:/;
 const NAME_END = /"[ \t\n\r]*:/g;
-// One whole JSON string token. JSON.parse has accepted the text, so outside
-// strings there is no quote or backslash, and each match is exactly a string.
-const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
 
 /**
  * The value of `text` (after any leading byte order mark) when it is provably
@@ -32,17 +29,19 @@ const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
  */
 export function parseNative(text: string, maxDepth: number): JsonValue | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: JsonValue;
   try {
-    value = JSON.parse(body) as JsonValue;
+    const value = JSON.parse(body) as JsonValue;
+    if (typeof value !== "object" || value === null)
+      return scalarOk(value, true) ? value : undefined;
+    const members = countMembers(value, maxDepth, SURROGATE_ESCAPE.test(body));
+    if (members < 0) return undefined;
+    if (members === quickNameCount(body) || members === exactNameCount(body)) return value;
+    return undefined;
   } catch {
+    // Invalid text, or anything that fails on the way to a proof (even a
+    // RangeError): the character-level parser decides.
     return undefined;
   }
-  if (typeof value !== "object" || value === null) return scalarOk(value, true) ? value : undefined;
-  const members = countMembers(value, maxDepth, SURROGATE_ESCAPE.test(body));
-  if (members < 0) return undefined;
-  if (members === quickNameCount(body) || members === exactNameCount(body)) return value;
-  return undefined;
 }
 
 /**
@@ -106,9 +105,35 @@ function quickNameCount(text: string): number {
   return count;
 }
 
-/** The number of member names in valid JSON text, exactly: the colons left once strings are removed. */
+/**
+ * The number of member names in valid JSON text, exactly: string tokens
+ * followed by a colon. JSON.parse has accepted the text, so outside strings
+ * there is no quote, and a string ends at the first quote after its opening
+ * one that no odd run of backslashes escapes. Linear, and works a string at
+ * a time with indexOf (a regex over string tokens keeps state per escape and
+ * overflows on a string of millions of them).
+ */
 function exactNameCount(text: string): number {
-  STRING_TOKEN.lastIndex = 0;
-  const skeleton = text.replace(STRING_TOKEN, "");
-  return skeleton.length - skeleton.replaceAll(":", "").length;
+  let count = 0;
+  let open = text.indexOf('"');
+  while (open !== -1) {
+    let close = text.indexOf('"', open + 1);
+    while (escaped(text, close)) close = text.indexOf('"', close + 1);
+    let next = close + 1;
+    while (isSpace(text.charCodeAt(next))) next++;
+    if (text.charCodeAt(next) === 0x3a /* : */) count++;
+    open = text.indexOf('"', next);
+  }
+  return count;
+}
+
+/** True when the quote at `at` is escaped: an odd number of backslashes right before it. */
+function escaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }

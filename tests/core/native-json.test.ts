@@ -14,6 +14,7 @@ import { renderLock } from "../../src/core/lock.js";
 import { parseNative } from "../../src/core/native-json.js";
 import { toolsFromDump } from "../../src/core/tools-list.js";
 import { MAX_DEPTH, parseJson } from "../../src/core/strict-json.js";
+import { throwsCode } from "../helpers/assert-code.js";
 
 describe("parseNative declines", () => {
   const cases: [string, string][] = [
@@ -223,4 +224,30 @@ it("the native path and the character-level parser agree on random texts", () =>
   );
   // Both paths were exercised, so agreement means something.
   assert.ok(taken > 600 && declined > 300, `taken ${taken}, declined ${declined}`);
+});
+
+describe("counting names in long strings (found in review)", () => {
+  // A string of millions of escapes once overflowed a regex's backtracking
+  // stack in the exact count, and the RangeError escaped parseJson.
+  const escapes = "\\n".repeat(3_400_000);
+
+  it("a valid text whose quick count is off by one is still parsed", () => {
+    const text = `{"a":":","b":"${escapes}"}`;
+    const value = parseJson(text) as Record<string, string>;
+    assert.equal(value["a"], ":");
+    assert.equal(value["b"]!.length, 3_400_000);
+    assert.notEqual(parseNative(text, MAX_DEPTH), undefined);
+  });
+
+  it("a duplicate beside such a string is JSON_DUPLICATE_KEY on both paths", () => {
+    const text = `{"a":"x","a":"${escapes}"}`;
+    assert.equal(parseNative(text, MAX_DEPTH), undefined);
+    throwsCode(() => parseJson(text), "JSON_DUPLICATE_KEY");
+  });
+
+  it("names ending in escaped backslashes and quotes are counted exactly", () => {
+    const text = '{"\\\\":1,"\\"":2,"\\\\\\"":3,"x":"\\\\\\":"}';
+    assert.deepEqual(parseNative(text, MAX_DEPTH), { "\\": 1, '"': 2, '\\"': 3, x: '\\":' });
+    assert.equal(parseNative('{"\\\\":1,"\\\\":2,"x":":"}', MAX_DEPTH), undefined);
+  });
 });
