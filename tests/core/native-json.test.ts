@@ -251,3 +251,23 @@ describe("counting names in long strings (found in review)", () => {
     assert.equal(parseNative('{"\\\\":1,"\\\\":2,"x":":"}', MAX_DEPTH), undefined);
   });
 });
+
+describe("a polluted Object.prototype", () => {
+  it("makes the native path decline; duplicates are still found", () => {
+    // for...in would count the inherited property as a member of every
+    // object, which could hide a duplicate from the count.
+    Object.defineProperty(Object.prototype, "polluted", {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      assert.equal(parseNative('{"a":1,"a":2}', MAX_DEPTH), undefined);
+      throwsCode(() => parseJson('{"a":1,"a":2}'), "JSON_DUPLICATE_KEY");
+      assert.deepEqual(Object.keys(parseJson('{"a":1}') as object), ["a"]);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)["polluted"];
+    }
+  });
+});
