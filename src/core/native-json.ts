@@ -134,7 +134,9 @@ function exactNameCount(text: string): number {
   let open = text.indexOf('"');
   while (open !== -1) {
     let close = text.indexOf('"', open + 1);
-    while (escaped(text, close)) close = text.indexOf('"', close + 1);
+    while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    // Not after JSON.parse accepted the text; if ever, no count can match.
+    if (close === -1) return -1;
     let next = close + 1;
     while (isSpace(text.charCodeAt(next))) next++;
     if (text.charCodeAt(next) === 0x3a /* : */) count++;
