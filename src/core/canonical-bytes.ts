@@ -1,4 +1,3 @@
-import { canonicalTextFast } from "./canonical-fast.js";
 import { canonicalizeAt } from "./canonical-json.js";
 import { sortKeys } from "./sort-keys.js";
 
@@ -13,9 +12,11 @@ import { sortKeys } from "./sort-keys.js";
  * which walks iteratively and checks everything.
  *
  * A process's first values (see {@link textPath}) are written by
- * canonicalTextFast instead, and only encoded here: that path runs far fewer
- * bytecodes per value, which is what counts before V8 has compiled anything,
- * as in a short `verify`. The byte loop is faster once compiled.
+ * `canonicalize` instead (the checked, iterative writer) and only encoded
+ * here. Before V8 has compiled anything, as in a short `verify`, that is the
+ * faster of the two: it leaves string escaping to JSON.stringify, so it runs
+ * fewer bytecodes per value, and one function gets compiled rather than
+ * several. The byte loop is faster once compiled.
  */
 export class CanonicalWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);
@@ -46,12 +47,10 @@ export class CanonicalWriter {
   value(value: unknown, depth = 0): void {
     if (textPath.valuesLeft > 0) {
       textPath.valuesLeft--;
-      const text = canonicalTextFast(value, depth);
-      if (text !== undefined) {
-        this.ensure(text.length * 3);
-        this.pos += utf8Write(this.buf, text, this.pos);
-        return;
-      }
+      const text = canonicalizeAt(value, depth);
+      this.ensure(text.length * 3);
+      this.pos += utf8Write(this.buf, text, this.pos);
+      return;
     }
     this.write(value, depth);
   }
@@ -185,9 +184,9 @@ const RECURSION_LIMIT = 200;
 
 /**
  * How many more values, in this process, CanonicalWriter hands to
- * canonicalTextFast before its byte loop takes over. It starts at about the
+ * `canonicalize` before its byte loop takes over. It starts at about the
  * contract fields of a 100-tool server: a run that size ends before V8 has
- * compiled the byte loop. Both write the same bytes; the tests set this to
- * run every vector through each.
+ * compiled the byte loop. Both write the same bytes and reject the same
+ * values; the tests set this to run vectors and random values through each.
  */
 export const textPath = { valuesLeft: 1000 };

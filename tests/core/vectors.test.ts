@@ -46,7 +46,7 @@ it("the vectors are for contractpin-canonical-json/1 and cover every section", (
   assert.ok(file.vectors.some((v) => v.name === "key-order-utf16"));
 });
 
-// CanonicalWriter writes a process's first values through canonicalTextFast,
+// CanonicalWriter writes a process's first values through canonicalize,
 // then through its byte loop: every vector goes through each.
 const paths: [string, number][] = [
   ["text path", Number.POSITIVE_INFINITY],
