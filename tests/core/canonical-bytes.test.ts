@@ -11,6 +11,7 @@ import { textPath } from "../../src/core/canonical-bytes.js";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { digestValue } from "../../src/core/digest.js";
 import { isContractpinError } from "../../src/core/errors.js";
+import { NON_JSON_VALUES } from "../helpers/non-json-values.js";
 
 const sha256 = (text: string) =>
   `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
@@ -88,25 +89,10 @@ describe("CanonicalWriter, both paths", () => {
     assert.equal(through("text", deep), sha256(canonicalize(deep)));
   });
 
-  const oddValues: [string, () => unknown, string][] = [
-    ["NaN", () => [1, NaN], "CANON_NON_FINITE_NUMBER"],
-    ["Infinity", () => ({ a: Infinity }), "CANON_NON_FINITE_NUMBER"],
-    ["undefined in an object", () => ({ a: undefined }), "CANON_UNSUPPORTED_TYPE"],
-    ["a function", () => ({ toJSON: () => 1 }), "CANON_UNSUPPORTED_TYPE"],
-    ["a bigint", () => [1n], "CANON_UNSUPPORTED_TYPE"],
-    // eslint-disable-next-line no-sparse-arrays
-    ["an array hole", () => [1, , 3], "CANON_ARRAY_HOLE"],
-    ["a Date", () => ({ at: new Date(0) }), "CANON_NON_PLAIN_OBJECT"],
-    ["a Map", () => [new Map([["a", 1]])], "CANON_NON_PLAIN_OBJECT"],
-    ["an Array subclass", () => ({ a: new (class extends Array {})() }), "CANON_NON_PLAIN_OBJECT"],
-    ["a symbol-keyed member", () => ({ [Symbol("s")]: 1 }), "CANON_UNSUPPORTED_TYPE"],
-    ["a lone surrogate in a value", () => ({ a: "x\ud800" }), "CANON_LONE_SURROGATE"],
-    ["a lone surrogate in a name", () => ({ "\udc00": 1 }), "CANON_LONE_SURROGATE"],
-  ];
-  for (const [what, make, code] of oddValues) {
+  for (const [what, value, code] of NON_JSON_VALUES) {
     it(`reject ${what} alike (${code})`, () => {
-      assert.equal(through("text", make()), code);
-      assert.equal(through("bytes", make()), code);
+      assert.equal(through("text", value), code);
+      assert.equal(through("bytes", value), code);
     });
   }
 });

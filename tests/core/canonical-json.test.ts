@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { MAX_DEPTH } from "../../src/core/strict-json.js";
 import { throwsCode } from "../helpers/assert-code.js";
+import { NON_JSON_VALUES } from "../helpers/non-json-values.js";
 
 describe("canonicalize writes", () => {
   it("sorted members, no whitespace, literal non-ASCII (hand-checked)", () => {
@@ -41,40 +42,7 @@ describe("canonicalize writes", () => {
 });
 
 describe("canonicalize rejects what is not JSON", () => {
-  const sparse: unknown[] = [1];
-  sparse[2] = 3;
-  const cases: [string, unknown, string][] = [
-    ["NaN", NaN, "CANON_NON_FINITE_NUMBER"],
-    ["Infinity", [Infinity], "CANON_NON_FINITE_NUMBER"],
-    ["-Infinity", { a: -Infinity }, "CANON_NON_FINITE_NUMBER"],
-    ["undefined", undefined, "CANON_UNSUPPORTED_TYPE"],
-    ["an undefined member", { a: undefined }, "CANON_UNSUPPORTED_TYPE"],
-    ["a function", { f: () => 1 }, "CANON_UNSUPPORTED_TYPE"],
-    ["a bigint", 1n, "CANON_UNSUPPORTED_TYPE"],
-    ["a symbol", [Symbol("s")], "CANON_UNSUPPORTED_TYPE"],
-    ["a symbol-keyed member", { [Symbol("s")]: 1 }, "CANON_UNSUPPORTED_TYPE"],
-    ["a hole in an array", sparse, "CANON_ARRAY_HOLE"],
-    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
-    ["a leading hole", [, 1], "CANON_ARRAY_HOLE"],
-    ["a Date (toJSON is not called)", new Date(0), "CANON_NON_PLAIN_OBJECT"],
-    ["a Map", new Map([["a", 1]]), "CANON_NON_PLAIN_OBJECT"],
-    ["a Set", new Set([1]), "CANON_NON_PLAIN_OBJECT"],
-    ["a RegExp", /x/, "CANON_NON_PLAIN_OBJECT"],
-    [
-      "a class instance",
-      new (class Point {
-        x = 1;
-      })(),
-      "CANON_NON_PLAIN_OBJECT",
-    ],
-    ["a boxed string", new String("s"), "CANON_NON_PLAIN_OBJECT"],
-    ["a typed array", new Uint8Array(2), "CANON_NON_PLAIN_OBJECT"],
-    ["an Array subclass", new (class Arr extends Array {})(), "CANON_NON_PLAIN_OBJECT"],
-    ["a lone high surrogate", "\ud800", "CANON_LONE_SURROGATE"],
-    ["a lone low surrogate in a key", { "a\udc00": 1 }, "CANON_LONE_SURROGATE"],
-    ["a reversed pair", ["\ude00\ud83d"], "CANON_LONE_SURROGATE"],
-  ];
-  for (const [what, value, code] of cases) {
+  for (const [what, value, code] of NON_JSON_VALUES) {
     it(`${what} (${code})`, () => {
       throwsCode(() => canonicalize(value), code);
     });
