@@ -56,36 +56,29 @@ function countMembers(root: object, maxDepth: number, checkStrings: boolean): nu
   const stack: object[] = [root];
   const depths: number[] = [1];
   let members = 0;
+  // Queues a container for the walk, or checks a scalar; false when it fails.
+  const visit = (item: unknown, depth: number): boolean => {
+    if (typeof item !== "object") return scalarOk(item, checkStrings);
+    if (item !== null) {
+      stack.push(item);
+      depths.push(depth);
+    }
+    return true;
+  };
   while (stack.length > 0) {
     const container = stack.pop()!;
     const depth = depths.pop()!;
     if (depth > maxDepth) return -1;
     if (Array.isArray(container)) {
       for (let i = 0; i < container.length; i++) {
-        const item: unknown = container[i];
-        if (typeof item === "object") {
-          if (item !== null) {
-            stack.push(item);
-            depths.push(depth + 1);
-          }
-        } else if (!scalarOk(item, checkStrings)) {
-          return -1;
-        }
+        if (!visit(container[i], depth + 1)) return -1;
       }
       continue;
     }
     for (const key in container) {
       members++;
       if (checkStrings && !key.isWellFormed()) return -1;
-      const item: unknown = (container as Record<string, unknown>)[key];
-      if (typeof item === "object") {
-        if (item !== null) {
-          stack.push(item);
-          depths.push(depth + 1);
-        }
-      } else if (!scalarOk(item, checkStrings)) {
-        return -1;
-      }
+      if (!visit((container as Record<string, unknown>)[key], depth + 1)) return -1;
     }
   }
   return members;
