@@ -1,6 +1,9 @@
 import { dirname, resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../core/limits.js";
 import type { ReadContext } from "../sources/read-tools.js";
+import type { Io } from "./io.js";
+import { sanitizeLine } from "./render/style.js";
 
 /** Options every lock command takes. */
 export const LOCK_OPTIONS = {
@@ -22,7 +25,7 @@ export const READ_HELP = `  --timeout SECONDS    give up on a server after this 
 export function readContext(
   lockPath: string,
   values: { timeout?: string; concurrency?: string },
-  signal?: AbortSignal,
+  io: Pick<Io, "err" | "signal">,
 ): { ctx: ReadContext; concurrency: number } {
   const seconds = Number(values.timeout ?? "30");
   // Timers count whole milliseconds, up to 2^31 - 1 (about 24 days).
@@ -43,8 +46,11 @@ export function readContext(
     lockDir: dirname(resolve(lockPath)),
     env: process.env,
     timeoutMs: Math.ceil(seconds * 1000),
+    maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+    // Warnings may quote a server's own text: one sanitised line each.
+    warn: (message) => void io.err(`contractpin: warning: ${sanitizeLine(message)}\n`),
   };
-  if (signal !== undefined) ctx.signal = signal;
+  if (io.signal !== undefined) ctx.signal = io.signal;
   return { ctx, concurrency };
 }
 

@@ -12,6 +12,14 @@ export interface ReadContext {
   timeoutMs: number;
   /** Aborts the read (Ctrl-C, SIGTERM). */
   signal?: AbortSignal;
+  /** The largest message (or dump file) accepted, in bytes (DEFAULT_MAX_MESSAGE_BYTES unless raised). */
+  maxMessageBytes: number;
+  /**
+   * Receives one warning line about a server that was still read (for
+   * example a stdout line that is not JSON). The text may hold server data:
+   * the CLI sanitises it before it reaches a terminal.
+   */
+  warn: (message: string) => void;
 }
 
 /**

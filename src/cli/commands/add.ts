@@ -59,7 +59,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const name = positionals[0];
   if (name === undefined || name === "") throw usage("add needs a server NAME");
-  const { ctx } = readContext(values.lock, values, io.signal);
+  const { ctx } = readContext(values.lock, values, io);
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
     (x) => x !== undefined,
   );

@@ -59,7 +59,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     },
     0,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io.signal);
+  const { ctx, concurrency } = readContext(values.lock, values, io);
   const previous = await readLockIfExists(values.lock);
   if (previous !== undefined && values.force !== true) {
     throw new ContractpinError(

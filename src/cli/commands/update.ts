@@ -38,7 +38,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     { ...LOCK_OPTIONS, ...READ_OPTIONS },
     Infinity,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io.signal);
+  const { ctx, concurrency } = readContext(values.lock, values, io);
   const previous = await readLock(values.lock);
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();

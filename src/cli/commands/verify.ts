@@ -52,7 +52,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     },
     0,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io.signal);
+  const { ctx, concurrency } = readContext(values.lock, values, io);
   const lock = await readLock(values.lock);
   const names = values.server ? [...new Set(values.server)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, values.lock);
