@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ContractpinError } from "../core/errors.js";
+import { nearest } from "./suggest.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Config<O extends Options> = {
@@ -24,11 +25,7 @@ export function parseCommandArgs<O extends Options>(
   try {
     parsed = parseArgs<Config<O>>({ args, options, allowPositionals: true, strict: true });
   } catch (cause) {
-    const first = ((cause as Error).message.split(/\.\s|\n/)[0] ?? "bad arguments").replace(
-      /\.$/,
-      "",
-    );
-    throw new ContractpinError("USAGE", first + hint, { cause });
+    throw new ContractpinError("USAGE", explain(cause as Error, args, options) + hint, { cause });
   }
   if (parsed.positionals.length > maxPositionals) {
     throw new ContractpinError(
@@ -37,4 +34,29 @@ export function parseCommandArgs<O extends Options>(
     );
   }
   return parsed;
+}
+
+/** parseArgs's complaint as one line that says what to do. */
+function explain(err: Error & { code?: string }, args: string[], options: Options): string {
+  const names = Object.keys(options).map((name) => `--${name}`);
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const given = /'(-[^']*)'/.exec(err.message)?.[1] ?? "";
+    const flag = given.split("=")[0]!;
+    const near = nearest(flag, names);
+    return `unknown option '${flag}'${near === undefined ? "" : `; did you mean '${near}'?`}`;
+  }
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = names.find(
+      (name) => err.message.includes(`'${name}'`) || err.message.includes(`'${name} <value>'`),
+    );
+    if (flag !== undefined && /ambiguous/.test(err.message)) {
+      // "--timeout -1": the value starts with a dash, so parseArgs calls it ambiguous.
+      const value = args[args.indexOf(flag) + 1] ?? "";
+      return /^-\d/.test(value)
+        ? `${flag} takes a positive number, not '${value}'`
+        : `${flag} needs a value; write ${flag}=VALUE for one that starts with '-'`;
+    }
+    if (flag !== undefined) return `${flag} needs a value`;
+  }
+  return (err.message.split(/\.\s|\n/)[0] ?? "bad arguments").replace(/\.$/, "");
 }

@@ -4,10 +4,12 @@ import { fstatSync, writeSync } from "node:fs";
 export interface Io {
   out(text: string): Promise<void>;
   err(text: string): Promise<void>;
-  /** True when stdout is a terminal and NO_COLOR is unset. */
+  /** True when stdout is a terminal (or FORCE_COLOR asks for colour) and NO_COLOR is unset. */
   color: boolean;
   /** True when stderr is a terminal: live progress may redraw lines there. */
   interactive: boolean;
+  /** The height of that terminal, when known: progress redraws only what fits. */
+  rows?: number;
   /** Aborted on Ctrl-C or SIGTERM, so that servers are shut down before exit. */
   signal?: AbortSignal;
 }
@@ -85,15 +87,26 @@ function output(fd: 1 | 2): { write: Write; isTTY: boolean } {
   return { write: directWriter(fd, stream), isTTY: false };
 }
 
-/** The process's own stdout and stderr. Colour only on a TTY, never under NO_COLOR (any value but ""). */
+/**
+ * The process's own stdout and stderr. Colour on a terminal unless TERM is
+ * "dumb"; FORCE_COLOR (any value but "0" or "false") asks for it on a pipe
+ * too, and "0"/"false" turns it off; NO_COLOR (any value but "") always wins.
+ */
 export function processIo(): Io {
-  const noColor = process.env["NO_COLOR"] !== undefined && process.env["NO_COLOR"] !== "";
+  const env = process.env;
+  const noColor = env["NO_COLOR"] !== undefined && env["NO_COLOR"] !== "";
+  const force = env["FORCE_COLOR"];
+  const dumb = env["TERM"] === "dumb";
   const out = output(1);
   const err = output(2);
-  return {
+  const terminalColor = out.isTTY && !dumb;
+  const io: Io = {
     out: out.write,
     err: err.write,
-    color: out.isTTY && !noColor,
-    interactive: err.isTTY,
+    color: !noColor && (force === undefined ? terminalColor : force !== "0" && force !== "false"),
+    // A dumb terminal cannot move the cursor: progress is then plain lines.
+    interactive: err.isTTY && !dumb,
   };
+  if (io.interactive && process.stderr.rows > 0) io.rows = process.stderr.rows;
+  return io;
 }

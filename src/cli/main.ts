@@ -1,6 +1,7 @@
 import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
+import { nearest } from "./suggest.js";
 import { packageVersion } from "../io/version.js";
 
 interface CommandModule {
@@ -68,9 +69,10 @@ async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined) {
+    const near = nearest(name, Object.keys(COMMANDS));
     throw new ContractpinError(
       "USAGE",
-      `unknown command '${name}' (run 'contractpin --help' for the list)`,
+      `unknown command '${name}'${near === undefined ? "" : `; did you mean '${near}'?`} (run 'contractpin --help' for the list)`,
     );
   }
   const command = await entry.load();

@@ -59,7 +59,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const allowNew = values["allow-new"] === true;
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
-  const report = live ? progress(names, io.interactive, (text) => void io.err(text)) : undefined;
+  const report = live ? progress(names, io, (text) => void io.err(text)) : undefined;
   const findings = await mapConcurrent(names, concurrency, async (name) => {
     // process.hrtime, not performance.now(): the global `performance` loads
     // perf_hooks, a few milliseconds of every run.

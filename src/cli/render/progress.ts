@@ -13,18 +13,20 @@ const STATUS: Record<ServerFinding["status"], string> = {
 };
 
 /**
- * Live progress for reading servers. On a terminal, one line per server,
- * redrawn in place as each completes; otherwise (CI logs) one plain line per
- * server as it completes.
+ * Live progress for reading servers. On a terminal tall enough for the list,
+ * one line per server, redrawn in place as each completes; otherwise (CI
+ * logs, a short terminal) one plain line per server as it completes.
  */
 export function progress(
   names: readonly string[],
-  interactive: boolean,
+  terminal: { interactive: boolean; rows?: number },
   write: (text: string) => void,
 ): Progress {
   const total = names.length;
   let completed = 0;
-  if (!interactive) {
+  // Lines that scrolled off the screen cannot be redrawn: moving the cursor up
+  // past the top would leave a copy of the list in the scrollback each time.
+  if (!terminal.interactive || total >= (terminal.rows ?? Infinity)) {
     return {
       done(finding, seconds) {
         completed++;

@@ -1,0 +1,145 @@
+// Ordinary mistakes get one line that says what to do, and output suits where
+// it goes: colour settings, and live progress in a terminal too short for it.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { after, describe, it } from "node:test";
+import { CLI, oneLine, runCli } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
+import { baseTools, Workspace } from "../helpers/workspace.js";
+
+const ws = new Workspace();
+after(() => rmSync(ws.dir, { recursive: true, force: true }));
+
+function usage(args: string[], expected: RegExp): void {
+  const r = runCli(args, { cwd: ws.dir });
+  assert.equal(r.code, 2, r.stderr);
+  assert.ok(oneLine(r.stderr), r.stderr);
+  assert.match(r.stderr, expected);
+}
+
+describe("mistakes", () => {
+  it("an unknown command suggests the nearest one", () => {
+    usage(["verfy"], /^contractpin: unknown command 'verfy'; did you mean 'verify'\?/);
+    usage(["remvoe"], /did you mean 'remove'\?/);
+    // Nothing near: no guess.
+    usage(["frobnicate"], /^contractpin: unknown command 'frobnicate' \(run 'contractpin --help'/);
+  });
+
+  it("an unknown option suggests the nearest one of that command", () => {
+    usage(["verify", "--servr", "x"], /unknown option '--servr'; did you mean '--server'\?/);
+    usage(["verify", "--jsno"], /unknown option '--jsno'; did you mean '--json'\?/);
+    usage(["add", "x", "--hedaer=a"], /unknown option '--hedaer'; did you mean '--header'\?/);
+    usage(
+      ["verify", "--zzzzzz"],
+      /^contractpin: unknown option '--zzzzzz' \(see 'contractpin verify --help'\)\n$/,
+    );
+  });
+
+  it("a negative --timeout or --concurrency says it must be positive", () => {
+    usage(["verify", "--timeout", "-1"], /--timeout takes a positive number, not '-1'/);
+    usage(["verify", "--concurrency", "-3"], /--concurrency takes a positive number, not '-3'/);
+    usage(["verify", "--timeout=-1"], /--timeout takes a positive number of seconds, not '-1'/);
+    usage(["verify", "--timeout"], /^contractpin: --timeout needs a value \(see/);
+  });
+});
+
+/** Runs the CLI on a pseudo-terminal of `rows` rows; returns its exit code and what the terminal received. */
+function onTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  rows = 24,
+): { code: number; data: string } {
+  const script = `
+import fcntl, json, os, pty, struct, subprocess, sys, termios
+main, sub = pty.openpty()
+fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", int(sys.argv[1]), 80, 0, 0))
+env = dict(os.environ)
+for k, v in json.loads(sys.argv[2]).items():
+    if v is None:
+        env.pop(k, None)
+    else:
+        env[k] = v
+p = subprocess.Popen(json.loads(sys.argv[3]), stdout=sub, stderr=sub, env=env)
+os.close(sub)
+data = b""
+while True:
+    try:
+        chunk = os.read(main, 1 << 16)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.write(json.dumps({"code": p.wait(), "data": data.decode("utf-8", "replace")}))
+`;
+  const r = spawnSync(
+    "python3",
+    [
+      "-c",
+      script,
+      String(rows),
+      JSON.stringify(env),
+      JSON.stringify([process.execPath, CLI, ...args]),
+    ],
+    { cwd: ws.dir, encoding: "utf8", timeout: 60_000 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as { code: number; data: string };
+}
+
+describe("colour", () => {
+  ws.dump("small.json", baseTools());
+  const clean = { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: "xterm-256color" };
+  const coloured = (s: string) => s.includes("\u001b[");
+
+  it("FORCE_COLOR gives colour on a pipe; NO_COLOR still wins", () => {
+    const plain = runCli(["digest", "small.json"], { cwd: ws.dir });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.ok(!coloured(plain.stdout));
+    const forced = runCli(["digest", "small.json"], { cwd: ws.dir, env: { FORCE_COLOR: "1" } });
+    assert.ok(coloured(forced.stdout), forced.stdout);
+    const both = runCli(["digest", "small.json"], {
+      cwd: ws.dir,
+      env: { FORCE_COLOR: "1", NO_COLOR: "1" },
+    });
+    assert.ok(!coloured(both.stdout));
+  });
+
+  it("on a terminal: colour, none with TERM=dumb, FORCE_COLOR=0 or NO_COLOR", () => {
+    assert.ok(coloured(onTerminal(["digest", "small.json"], clean).data));
+    for (const env of [{ TERM: "dumb" }, { FORCE_COLOR: "0" }, { NO_COLOR: "1" }]) {
+      const r = onTerminal(["digest", "small.json"], { ...clean, ...env });
+      assert.equal(r.code, 0);
+      assert.match(r.data, /fetch_page/);
+      assert.ok(!coloured(r.data), JSON.stringify(env));
+    }
+  });
+});
+
+describe("live progress on a terminal", () => {
+  const names = Array.from({ length: 8 }, (_, i) => `s${i}`);
+
+  it("redraws in place when the list fits, and prints plain lines when it does not", () => {
+    const lock = ws.path("progress.lock");
+    for (const name of names) {
+      const r = runCli(
+        ["add", name, "--lock", lock, "--", process.execPath, SERVERS.fakeStdio, "ok"],
+        { cwd: ws.dir },
+      );
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const tall = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, 40);
+    assert.equal(tall.code, 0, tall.data);
+    assert.ok(tall.data.includes(`\u001b[${names.length}A`), "a tall terminal redraws in place");
+
+    const short = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, 5);
+    assert.equal(short.code, 0, short.data);
+    // eslint-disable-next-line no-control-regex -- looking for cursor movement is the point
+    assert.ok(!/\u001b\[\d+A/.test(short.data), "no cursor movement on a short terminal");
+    for (const name of names) {
+      const lines = short.data.split(/\r?\n/).filter((l) => l.includes(`] ${name}: ok`));
+      assert.equal(lines.length, 1, `one progress line for ${name}`);
+    }
+  });
+});
