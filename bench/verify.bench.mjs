@@ -6,7 +6,10 @@
  *     loads the MCP client library;
  *  2. ten stdio servers (@modelcontextprotocol/server-memory under ten names)
  *     against the slowest one verified alone (target: within 1.5x), and what
- *     contractpin adds per server over a bare client listing the same server.
+ *     contractpin adds per server over a bare client listing the same server;
+ *  3. ten stdio servers that answer after 600 ms using no CPU
+ *     (bench/sleepy-server.mjs), with default settings, against one of them
+ *     (target: within 1.3x: typical configs are read in one round).
  * Every command runs with stdout and stderr on pipes, as in a CI job.
  * Usage: node bench/verify.bench.mjs [--rounds N]   (after npm run build)
  */
@@ -147,7 +150,23 @@ try {
     liveRounds,
     { cwd: dir },
   );
+  // 3. Ten stdio servers that each answer after 600 ms without using the CPU,
+  //    with default settings: all of them should be read in one round.
+  const sleepy = join(root, "bench", "sleepy-server.mjs");
+  for (let i = 1; i <= 10; i++) {
+    contractpin(["add", `s${i}`, "--lock", "sleepy.lock", "--", node, sleepy]);
+  }
+  const [sleepyAll, sleepyOne] = medians(
+    [
+      [node, cli, "verify", "--lock", "sleepy.lock"],
+      [node, cli, "verify", "--lock", "sleepy.lock", "--server", "s1"],
+    ],
+    liveRounds,
+    { cwd: dir },
+  );
   results.push(
+    ["verify, 10 servers answering after 600 ms, default settings", sleepyAll],
+    ["verify, 1 server answering after 600 ms", sleepyOne],
     ["verify, each of 10 stdio servers alone (slowest)", slowest],
     ["verify, 10 stdio servers at once", all],
     ["bare MCP client: connect, listTools, close (server-memory)", bareList],
@@ -167,6 +186,7 @@ try {
   const targets = [
     ['verify (file, 100 tools of ~1.2 KB) / node -e ""', verifyReal / bare, 1.5],
     ["verify 10 stdio servers / slowest alone", all / slowest, 1.5],
+    ["verify 10 idle 600 ms servers / one of them", sleepyAll / sleepyOne, 1.3],
   ];
   console.log("\ntargets:");
   for (const [name, ratio, limit] of targets) {
