@@ -59,13 +59,10 @@ async function acquire(guard: string, shown: string, signal?: AbortSignal): Prom
     const ino = tryCreate(guard, shown);
     if (ino !== undefined) return ino;
     const holder = inspect(guard);
-    if (holder === undefined) continue; // released meanwhile: try again at once
-    if (stale(holder)) {
-      breakStale(guard, holder.ino);
-      continue;
-    }
+    if (holder === "gone") continue; // released meanwhile: try again at once
+    if (holder !== undefined && stale(holder) && breakStale(guard, holder.ino)) continue;
     if (Date.now() > deadline) {
-      const who = holder.pid > 0 ? ` (pid ${holder.pid})` : "";
+      const who = holder !== undefined && holder.pid > 0 ? ` (pid ${holder.pid})` : "";
       throw new ContractpinError(
         "LOCK_BUSY",
         `${shown}: another contractpin${who} is writing the lock; nothing was written; run the command again (if no contractpin is running, delete ${guard})`,
@@ -117,14 +114,15 @@ interface Holder {
   mtimeMs: number;
 }
 
-function inspect(guard: string): Holder | undefined {
+/** Who holds the guard; "gone" when it was released meanwhile; undefined when it cannot be read. */
+function inspect(guard: string): Holder | "gone" | undefined {
   try {
     const { ino, mtimeMs } = statSync(guard);
     // Empty while its writer is between creating it and writing its pid.
     const pid = Number.parseInt(readFileSync(guard, "utf8"), 10);
     return { pid: Number.isSafeInteger(pid) ? pid : 0, ino, mtimeMs };
-  } catch {
-    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "gone" : undefined;
   }
 }
 
@@ -146,13 +144,16 @@ function stale({ pid, mtimeMs }: Holder): boolean {
  * Removes a stale guard without removing a fresh one: two commands may find
  * the same stale guard, and one may already have replaced it with its own.
  * The guard is first moved aside (atomic), then checked to be the stale file.
+ *
+ * @returns false when the guard could not be moved (then wait as for a live one).
  */
-function breakStale(guard: string, staleIno: number): void {
+function breakStale(guard: string, staleIno: number): boolean {
   const aside = `${guard}.${process.pid}.stale`;
   try {
     renameSync(guard, aside);
-  } catch {
-    return; // someone else moved it first
+  } catch (err) {
+    // ENOENT: another command moved it first; try again at once.
+    return (err as NodeJS.ErrnoException).code === "ENOENT";
   }
   try {
     if (statSync(aside).ino !== staleIno) {
@@ -166,6 +167,7 @@ function breakStale(guard: string, staleIno: number): void {
   } finally {
     unlinkQuietly(aside);
   }
+  return true;
 }
 
 function release(guard: string, ino: number): void {

@@ -17,9 +17,25 @@ const CHANGED =
   /^contractpin: contractpin\.lock: the lock changed while contractpin was reading servers \(another command changed server "[a-z]+"\); nothing was written; run the command again\n$/;
 
 const workspaces: Workspace[] = [];
+const started: ReturnType<typeof startCli>[] = [];
 after(() => {
-  for (const ws of workspaces) rmSync(ws.dir, { recursive: true, force: true });
+  for (const run of started) if (run.child.exitCode === null) run.child.kill("SIGKILL");
+  for (const ws of workspaces) {
+    // A failed assertion may leave a server this file started: end it by its recorded pid.
+    for (const file of readdirSync(ws.dir).filter((f) => f.endsWith(".pid"))) {
+      const pid = Number(ws.read(file));
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+    rmSync(ws.dir, { recursive: true, force: true });
+  }
 });
+/** startCli, remembered so that a failed test leaves no contractpin running. */
+function start(args: string[], cwd: string): ReturnType<typeof startCli> {
+  const run = startCli(args, { cwd });
+  started.push(run);
+  return run;
+}
+
 function workspace(): Workspace {
   const ws = new Workspace();
   workspaces.push(ws);
@@ -77,9 +93,7 @@ describe("concurrent writers of one lock", () => {
     const ws = workspace();
     lockWithFiles(ws, "base");
     const names = ["a", "b", "c"];
-    const runs = names.map((n) =>
-      startCli(["add", n, "--", ...slow(ws, n, "1000")], { cwd: ws.dir }),
-    );
+    const runs = names.map((n) => start(["add", n, "--", ...slow(ws, n, "1000")], ws.dir));
     const results = await Promise.all(runs.map((r) => r.done));
     const pinned = servers(ws);
     results.forEach((r, i) => acceptable(r, names[i]!, pinned));
@@ -97,9 +111,7 @@ describe("concurrent writers of one lock", () => {
 
   it("two adds into a lock that does not exist yet: both servers are in it", async () => {
     const ws = workspace();
-    const runs = ["a", "b"].map((n) =>
-      startCli(["add", n, "--", ...slow(ws, n, "1000")], { cwd: ws.dir }),
-    );
+    const runs = ["a", "b"].map((n) => start(["add", n, "--", ...slow(ws, n, "1000")], ws.dir));
     const [a, b] = await Promise.all(runs.map((r) => r.done));
     const pinned = servers(ws);
     acceptable(a!, "a", pinned);
@@ -114,7 +126,7 @@ describe("concurrent writers of one lock", () => {
   it("remove racing a slow add: the removed server stays removed, the added one is added", async () => {
     const ws = workspace();
     lockWithFiles(ws, "keep", "old");
-    const add = startCli(["add", "new", "--", ...slow(ws, "new", "1500")], { cwd: ws.dir });
+    const add = start(["add", "new", "--", ...slow(ws, "new", "1500")], ws.dir);
     await serverStarted(ws, "new");
     const remove = runCli(["remove", "old"], { cwd: ws.dir });
     assert.equal(remove.code, 0, remove.stderr);
@@ -137,7 +149,7 @@ describe("concurrent writers of one lock", () => {
     assert.equal(pin.code, 0, pin.stderr);
     rmSync(ws.path("s.pid"));
     ws.write("s.txt", "A changed description: update re-pins it.");
-    const update = startCli(["update", "s"], { cwd: ws.dir });
+    const update = start(["update", "s"], ws.dir);
     await serverStarted(ws, "s");
     assert.equal(runCli(["remove", "s"], { cwd: ws.dir }).code, 0);
     const afterRemove = ws.read();
@@ -180,7 +192,7 @@ describe("the lock's write guard", () => {
     lockWithFiles(ws, "a", "b");
     ws.write(GUARD, `${process.pid}\n`);
     const started = Date.now();
-    const remove = startCli(["remove", "a"], { cwd: ws.dir });
+    const remove = start(["remove", "a"], ws.dir);
     await new Promise((r) => setTimeout(r, 700));
     assert.deepEqual(servers(ws), ["a", "b"], "nothing written while the guard is held");
     rmSync(ws.path(GUARD));
@@ -195,7 +207,7 @@ describe("the lock's write guard", () => {
     lockWithFiles(ws, "a", "b");
     const before = ws.read();
     ws.write(GUARD, `${process.pid}\n`);
-    const remove = startCli(["remove", "a"], { cwd: ws.dir });
+    const remove = start(["remove", "a"], ws.dir);
     await new Promise((r) => setTimeout(r, 500));
     remove.child.kill("SIGINT");
     const r = await remove.done;
@@ -242,7 +254,7 @@ describe("Ctrl-C and SIGTERM while a server is being read: exit 2", () => {
         const ws = workspace();
         lockWithHangingServer(ws);
         const before = ws.read();
-        const run = startCli([...args(ws), "--timeout", "30"], { cwd: ws.dir });
+        const run = start([...args(ws), "--timeout", "30"], ws.dir);
         const pid = await serverStarted(ws, "s");
         await new Promise((r) => setTimeout(r, 300)); // into tools/list
         assert.ok(alive(pid));
