@@ -102,7 +102,10 @@ main(process.argv.slice(2), io)
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
     process.exitCode = code;
   })
-  .catch(async (err: unknown) => {
+  .catch(async (failure: unknown) => {
+    // An interrupt wins over the failure it caused (a server read cut short is
+    // not the server's fault): Ctrl-C and SIGTERM are exit 2 in every command.
+    const err = interrupt.signal.aborted ? interrupt.signal.reason : failure;
     const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
     await io.err(`${message}\n`).catch(() => undefined);
     process.exitCode = code;

@@ -35,7 +35,10 @@ export type LockErrorCode =
   | "LOCK_ALGORITHM_UNSUPPORTED"
   | "LOCK_CANONICALIZATION_UNSUPPORTED"
   | "LOCK_EXISTS"
-  | "LOCK_WRITE_FAILED";
+  | "LOCK_WRITE_FAILED"
+  | "LOCK_CHANGED"
+  | "LOCK_BUSY"
+  | "LOCK_EMPTY";
 
 /** Codes raised for a server definition: a secret that would be written, a reference that cannot be expanded. */
 export type SourceErrorCode =

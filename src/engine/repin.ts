@@ -49,6 +49,8 @@ export async function pinAll(
       return { name, error };
     }
   });
+  // An interrupt wins over the failures it caused (every read cut short).
+  ctx.signal?.throwIfAborted();
   const failures = results.flatMap((r) => ("error" in r ? [r.error] : []));
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) {

@@ -14,7 +14,9 @@ import { basename, dirname, join } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
 import { parseJson } from "../core/strict-json.js";
+import { rebaseLock } from "../core/lock-rebase.js";
 import { reason } from "./read-input.js";
+import { withWriteGuard } from "./write-guard.js";
 
 /**
  * Reads and validates the lock at `path`. Every problem is a ContractpinError
@@ -125,9 +127,29 @@ export async function writeFileAtomic(
   await ops.syncDir(dir);
 }
 
+/** Options of {@link writeLock}. */
+export interface WriteLockOptions {
+  /** An interrupt: once aborted, nothing is written (the signal's reason is thrown). */
+  signal?: AbortSignal;
+  /**
+   * The command creates a lock and must not touch one that another command
+   * created meanwhile (`init` without --force). Default false.
+   */
+  exclusive?: boolean;
+}
+
 /**
- * Writes `lock` unless the file already holds the same content (generated_at
- * aside), so that re-pinning an unchanged server makes no git churn.
+ * Writes `lock`, the result of a command that started from `previous` (the
+ * lock as it read it, or undefined when there was none), without losing the
+ * change of a command that wrote the same lock meanwhile.
+ *
+ * Servers are read without holding anything. Only the write itself holds the
+ * lock's guard (src/io/write-guard.ts): it re-reads the lock, and if another
+ * command changed it, re-applies this command's change on top
+ * (src/core/lock-rebase.ts); a server both changed is LOCK_CHANGED (exit 2),
+ * and nothing is written. A lock whose content would not change (generated_at
+ * aside) is not rewritten, so that re-pinning an unchanged server makes no
+ * git churn.
  *
  * @returns whether the file was written.
  */
@@ -135,8 +157,38 @@ export async function writeLock(
   path: string,
   lock: Lock,
   previous: Lock | undefined,
+  options: WriteLockOptions = {},
 ): Promise<boolean> {
-  if (previous !== undefined && sameContent(previous, lock)) return false;
-  await writeFileAtomic(path, renderLock(lock));
-  return true;
+  if (previous !== undefined && sameContent(previous, lock)) {
+    // Nothing to change: no need to take the guard (the lock may be read-only).
+    return false;
+  }
+  const target = existsSync(path) ? realpathSync(path) : path;
+  return withWriteGuard(
+    target,
+    path,
+    async () => {
+      const current = await readLockIfExists(path);
+      const rebased =
+        previous === undefined && current !== undefined && options.exclusive === true
+          ? { conflict: "" }
+          : rebaseLock(previous, lock, current);
+      // Checked last, with nothing left to wait for: an interrupt wins over the write.
+      options.signal?.throwIfAborted();
+      if ("conflict" in rebased) {
+        const which =
+          rebased.conflict === ""
+            ? "another command created it"
+            : `another command changed server ${JSON.stringify(rebased.conflict)}`;
+        throw new ContractpinError(
+          "LOCK_CHANGED",
+          `${path}: the lock changed while contractpin was reading servers (${which}); nothing was written; run the command again`,
+        );
+      }
+      if (current !== undefined && sameContent(current, rebased.lock)) return false;
+      await writeFileAtomic(path, renderLock(rebased.lock));
+      return true;
+    },
+    options.signal,
+  );
 }

@@ -205,7 +205,9 @@ describe("init", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /created contractpin\.lock with no servers/);
     assert.deepEqual(ws.lockJson().servers, {});
-    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+    // A lock that pins nothing is not a pass unless asked for.
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 2);
+    assert.equal(runCli(["verify", "--allow-empty"], { cwd: ws.dir }).code, 0);
   });
 
   it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {

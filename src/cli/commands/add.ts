@@ -104,7 +104,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(values.lock, lock, previous);
+  await writeLock(values.lock, lock, previous, { signal: io.signal });
   await io.out(renderPinned("pinned", name, servers[name]!, values.lock));
   return EXIT.OK;
 }

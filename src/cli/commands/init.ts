@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { isAbsolute, relative, sep } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
@@ -74,9 +75,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
 
-  const imported = await importFromConfigs(values.from, values.user === true);
+  const { imported, searched } = await importFromConfigs(values.from, values.user === true);
   let requests: PinRequest[];
-  if (imported !== undefined && (imported.files.length > 0 || values.from !== undefined)) {
+  if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
     requests = imported.servers.map((s) => ({
       name: s.name,
@@ -97,12 +98,18 @@ export async function run(args: string[], io: Io): Promise<number> {
       Object.keys(previous?.servers ?? {}).sort(),
       previous?.servers ?? {},
     );
+    // Nothing to pin at all: say where init looked, so a config in the wrong place is found.
+    if (requests.length === 0) await io.err(`${nothingFound(searched, values.user === true)}\n`);
   }
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const servers = Object.fromEntries(await pinAll(requests, ctx, concurrency));
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(values.lock, lock, previous);
+  await writeLock(values.lock, lock, previous, {
+    signal: io.signal,
+    // Without --force, a lock another command created meanwhile is not touched.
+    exclusive: values.force !== true,
+  });
   if (requests.length === 0) {
     await io.out(
       `created ${values.lock} with no servers; pin one with 'contractpin add NAME ...'\n`,
@@ -115,26 +122,53 @@ export async function run(args: string[], io: Io): Promise<number> {
   return EXIT.OK;
 }
 
-/** The servers of the configs named by --from, or of the discovered ones. */
+/** The servers of the configs named by --from, or of the discovered ones, and the files searched. */
 async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
-): Promise<ImportedConfigs | undefined> {
+): Promise<{ imported: ImportedConfigs; searched: string[] }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
   const { configLocations, importConfigs } = await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
-  if (from !== undefined) return importConfigs(from, { projectDir, home, required: true });
+  if (from !== undefined) {
+    return {
+      imported: await importConfigs(from, { projectDir, home, required: true }),
+      searched: from,
+    };
+  }
   const locations = configLocations({
     projectDir,
     home,
     platform: process.platform,
     env: process.env,
   }).filter((l) => l.scope === "project" || user);
-  return importConfigs(
-    locations.map((l) => l.path),
-    { projectDir, home, required: false },
-  );
+  const searched = locations.map((l) => l.path);
+  return {
+    imported: await importConfigs(searched, { projectDir, home, required: false }),
+    searched,
+  };
+}
+
+/**
+ * Says where init looked when it found no client config: each file it
+ * checked (relative to the current directory; a user-level one under the
+ * home directory as ~/...), and whether the user-level ones were included.
+ */
+function nothingFound(searched: string[], user: boolean): string {
+  const home = homedir();
+  const shown = searched.map((file) => {
+    const fromCwd = relative(process.cwd(), file);
+    if (!fromCwd.startsWith("..") && !isAbsolute(fromCwd)) return fromCwd.split(sep).join("/");
+    const fromHome = relative(home, file);
+    return !fromHome.startsWith("..") && !isAbsolute(fromHome)
+      ? `~/${fromHome.split(sep).join("/")}`
+      : file;
+  });
+  const scope = user
+    ? "project and user-level configs"
+    : "project configs only; --user adds the user-level ones";
+  return `contractpin: no MCP client config found (looked for ${shown.join(", ")}: ${scope}); nothing to pin`;
 }
 
 async function reportImport(imported: ImportedConfigs, io: Io): Promise<void> {
@@ -143,5 +177,4 @@ async function reportImport(imported: ImportedConfigs, io: Io): Promise<void> {
   for (const s of imported.skipped) {
     await io.err(`contractpin: skipped ${displayName(s.name)} (${s.file}): ${s.reason}\n`);
   }
-  if (imported.files.length === 0) await io.err("contractpin: no MCP client config found\n");
 }

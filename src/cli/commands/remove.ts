@@ -29,7 +29,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   const previous = await readLock(values.lock);
   knownServers([name], previous.servers, values.lock);
   const servers = Object.fromEntries(Object.entries(previous.servers).filter(([n]) => n !== name));
-  await writeLock(values.lock, { generated_at: timestamp(new Date()), servers }, previous);
+  await writeLock(values.lock, { generated_at: timestamp(new Date()), servers }, previous, {
+    signal: io.signal,
+  });
   await io.out(`removed ${displayName(name)} from ${values.lock}\n`);
   return EXIT.OK;
 }

@@ -51,6 +51,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     values.lock,
     { generated_at: timestamp(new Date()), servers },
     previous,
+    { signal: io.signal },
   );
   await io.out(
     renderChanges(changes) + (written ? `wrote ${values.lock}\n` : `${values.lock} is unchanged\n`),

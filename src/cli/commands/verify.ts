@@ -1,4 +1,5 @@
 import { verifyExitCode } from "../../core/compare.js";
+import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { verifyServer } from "../../engine/verify.js";
 import { readLock } from "../../io/lock-file.js";
@@ -16,7 +17,7 @@ import { progress } from "../render/progress.js";
 import { renderVerifyJson } from "../render/verify-json.js";
 import { renderVerifyText } from "../render/verify-text.js";
 
-export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--json] [options]
+export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--allow-empty] [--json] [options]
 
 Reads every pinned server (or only the named ones) and compares each tool's
 contract with the lock (spec 6): a tool in the lock but not live is removed,
@@ -26,6 +27,7 @@ live but not in the lock is added, in both with another digest is drifted
 Options:
   --server NAME        verify only this server (repeatable)
   --allow-new          report added tools without failing
+  --allow-empty        pass a lock that pins no servers (without it, exit 2)
   --json               print one JSON report (schema in the README)
 ${LOCK_HELP}
 ${READ_HELP}
@@ -36,7 +38,7 @@ Exit codes:
   1  a tool drifted, was added (without --allow-new) or removed, or a server
      could not be read: "could not check" never passes
   2  contractpin could not run: bad arguments, an unknown --server, a missing
-     or corrupt lock
+     or corrupt lock, a lock that pins no servers (without --allow-empty)
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -48,6 +50,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...READ_OPTIONS,
       server: { type: "string", multiple: true },
       "allow-new": { type: "boolean" },
+      "allow-empty": { type: "boolean" },
       json: { type: "boolean" },
     },
     0,
@@ -56,6 +59,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   const lock = await readLock(values.lock);
   const names = values.server ? [...new Set(values.server)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, values.lock);
+  // Checking nothing is not a pass: a lock emptied by mistake (or by a hostile
+  // change) must not turn CI green.
+  if (names.length === 0 && values["allow-empty"] !== true) {
+    throw new ContractpinError(
+      "LOCK_EMPTY",
+      `${values.lock} pins no servers, so there is nothing to verify; pin one with 'contractpin add' or 'contractpin init', or pass --allow-empty`,
+    );
+  }
   const allowNew = values["allow-new"] === true;
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
