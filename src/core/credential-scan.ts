@@ -18,6 +18,8 @@ const AUTH_SCHEME = /\b(bearer|basic|token)\s+[^\s${}]{6,}/i;
 // (`Host=x;Password=...`), query-like text (`a=1&access_token=...`).
 const ASSIGNMENT = /(?:^|[;&?,\s])([A-Za-z_][\w.-]*)\s*=\s*([^;&\s]*)/g;
 
+const CONTENT_DIGEST = /(@?sha(?:256|384|512):)[0-9a-f]{64,128}\b/g;
+
 /** True when `text` assigns a literal to a credential-like name: `DB_PASSWORD=...`, `Password=...;`. */
 function assignsSecret(text: string): boolean {
   for (const [, name, value] of text.matchAll(ASSIGNMENT)) {
@@ -31,7 +33,9 @@ function assignsSecret(text: string): boolean {
  * separators (`user:ghp_…`, `KEY=ghp_…`), after an auth scheme (`Bearer abc…`),
  * or as the value of a credential-like name (`DB_PASSWORD=…`, `Password=…;`).
  */
-export function containsSecret(text: string): boolean {
+export function containsSecret(value: string): boolean {
+  // A content digest (`image@sha256:…`, how a docker image is pinned) is public, not a key.
+  const text = value.replace(CONTENT_DIGEST, "$1");
   if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || assignsSecret(text)) return true;
   // Base64 may end in `=`, so split with and without it.
   return [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/].some((sep) =>

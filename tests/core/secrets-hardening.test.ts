@@ -117,6 +117,8 @@ describe("argsCredential", () => {
         "-e",
         "API_KEY",
         "mcp-server-sqlite==2025.4.25",
+        // A docker image pinned by its content digest: public.
+        `ghcr.io/github/github-mcp-server@sha256:${"3f9a0c7e5b1d2468".repeat(4)}`,
       ]),
       undefined,
     );
