@@ -4,7 +4,7 @@ import {
   mixedSecret,
   urlProblem as coreUrlProblem,
 } from "../core/credential-scan.js";
-import { hasReference, isCredentialName } from "../core/secrets.js";
+import { hasReference, headerReference, isCredentialName, variableName } from "../core/secrets.js";
 import { setMember } from "../core/json-value.js";
 
 /**
@@ -20,15 +20,6 @@ export interface Moved<T> {
   /** VAR → the literal it replaces: for reading the server now, never written. */
   secretValues: Record<string, string>;
   warnings: string[];
-}
-
-/** A reference name built from parts: upper case, every other character `_`. */
-export function variableName(...parts: string[]): string {
-  const name = parts
-    .join("_")
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, "_");
-  return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -89,20 +80,21 @@ export function moveHeaderSecrets(
       setMember(moved.value, name, value);
       continue;
     }
-    // CONTEXT7_API_KEY on server context7 reads better than CONTEXT7_CONTEXT7_API_KEY.
-    const variable = variableName(name).startsWith(`${variableName(server)}_`)
-      ? variableName(name)
-      : variableName(server, name);
-    const scheme = /^(Bearer|Basic|Token)\s+(\S.*)$/is.exec(value);
-    setMember(moved.value, name, scheme ? `${scheme[1]!} \${${variable}}` : `\${${variable}}`);
-    setMember(moved.secretValues, variable, scheme ? scheme[2]! : value);
+    // The same reference `add` proposes for a literal credential header (src/core/source-policy.ts).
+    const { template, variable, secret } = headerReference(server, name, value);
+    setMember(moved.value, name, template);
+    setMember(moved.secretValues, variable, secret);
     const what =
-      isCredentialName(name) || containsSecret(value) || scheme
+      isCredentialName(name) || containsSecret(value) || template !== `\${${variable}}`
         ? "holds a literal credential"
         : "is a literal value";
+    const part =
+      template === `\${${variable}}` ? "the config's value" : "the config's value after the scheme";
+    // Worded like add's refusal of a literal header, with the same reference.
     moved.warnings.push(
       `${label}: header ${name} ${what}, and literal header values are never written to the lock; ` +
-        `the lock sends '${moved.value[name]}' instead: set ${variable} to the config's value when verifying`,
+        `the lock sends '${name}: ${template}' instead (as --header '${name}: ${template}' would): ` +
+        `set ${variable} to ${part} when verifying`,
     );
   }
   return moved;

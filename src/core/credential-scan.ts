@@ -14,19 +14,33 @@ import {
  */
 
 const AUTH_SCHEME = /\b(bearer|basic|token)\s+[^\s${}]{6,}/i;
-// key=value pairs of connection strings and query-like text: Password=...; api_key=...
-const ASSIGNED_SECRET =
-  /(?:^|[;&?,\s])(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth)\s*=\s*[^;&\s${}]+/i;
+// NAME=value pairs: an argument (`-e DB_PASSWORD=...`), a connection string
+// (`Host=x;Password=...`), query-like text (`a=1&access_token=...`).
+const ASSIGNMENT = /(?:^|[;&?,\s])([A-Za-z_][\w.-]*)\s*=\s*([^;&\s]*)/g;
+
+const CONTENT_DIGEST = /(@?sha(?:256|384|512):)[0-9a-f]{64,128}\b/g;
+
+/** True when `text` assigns a literal to a credential-like name: `DB_PASSWORD=...`, `Password=...;`. */
+function assignsSecret(text: string): boolean {
+  for (const [, name, value] of text.matchAll(ASSIGNMENT)) {
+    if (isCredentialName(name!) && isLiteral(value!)) return true;
+  }
+  return false;
+}
 
 /**
  * True when a literal looks like a credential, or holds one: between
- * separators (`user:ghp_…`), after an auth scheme (`Bearer abc…`), or as a
- * `password=…` pair of a connection string.
+ * separators (`user:ghp_…`, `KEY=ghp_…`), after an auth scheme (`Bearer abc…`),
+ * or as the value of a credential-like name (`DB_PASSWORD=…`, `Password=…;`).
  */
-export function containsSecret(text: string): boolean {
-  if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || ASSIGNED_SECRET.test(text))
-    return true;
-  return text.split(/[^A-Za-z0-9+/=_.~-]+/).some((part) => looksLikeSecretValue(part));
+export function containsSecret(value: string): boolean {
+  // A content digest (`image@sha256:…`, how a docker image is pinned) is public, not a key.
+  const text = value.replace(CONTENT_DIGEST, "$1");
+  if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || assignsSecret(text)) return true;
+  // Base64 may end in `=`, so split with and without it.
+  return [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/].some((sep) =>
+    text.split(sep).some((part) => looksLikeSecretValue(part)),
+  );
 }
 
 /** True when a template mixes a reference with literal text that holds a credential. */
@@ -70,7 +84,11 @@ export function urlCredential(url: URL, withUser: boolean): string | undefined {
     return "a user name or password";
   }
   for (const [name, value] of url.searchParams) {
-    if (isLiteral(value) && (isCredentialName(name) || containsSecret(value))) {
+    // `code` is an OAuth authorization code, exchanged for a token.
+    if (
+      isLiteral(value) &&
+      (isCredentialName(name) || name.toLowerCase() === "code" || containsSecret(value))
+    ) {
       return `the query parameter ${name}`;
     }
   }
@@ -128,6 +146,11 @@ export function argsCredential(args: readonly string[]): string | undefined {
     const header = /^([A-Za-z][\w-]*)\s*:\s*(.+)$/s.exec(value);
     if (header && isCredentialName(header[1]!) && isLiteral(header[2]!)) {
       return `${where} (header ${header[1]!}) looks like a credential`;
+    }
+    // `-e DB_PASSWORD=…` (docker), `--env=SLACK_BOT_TOKEN=…`: a variable handed to the server.
+    const assigned = /^([A-Za-z_][\w.-]*)=(.*)$/s.exec(value);
+    if (assigned && isCredentialName(assigned[1]!) && isLiteral(assigned[2]!)) {
+      return `${where} (${assigned[1]!}=…) looks like a credential`;
     }
     if (mixedSecret(value) || (isLiteral(value) && containsSecret(value))) {
       return `${where} looks like a credential`;

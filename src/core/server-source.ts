@@ -34,7 +34,8 @@ export const TRANSPORTS = ["stdio", "http", "file"] as const;
 
 /**
  * Expands every `${VAR}` in `template` from `env`. A reference to an unset
- * variable is an error: a server must never be reached with a blank secret.
+ * variable, or to one set to the empty string (what CI gives for a secret that
+ * does not exist), is an error: a server must never be reached with a blank secret.
  *
  * @throws ContractpinError ENV_UNSET naming the variable and `where` it is used.
  */
@@ -62,8 +63,50 @@ export function expandReferences(
         `${where} refers to \${${name}}, but ${name} is not set in the environment`,
       );
     }
+    if (value === "") {
+      throw new ContractpinError(
+        "ENV_UNSET",
+        `${where} refers to \${${name}}, but ${name} is empty in the environment`,
+      );
+    }
     return value;
   });
+}
+
+/** The strings of a definition that are expanded when it is read (argv, env values, URL, headers). */
+function templates(source: ServerSource): string[] {
+  switch (source.transport) {
+    case "stdio":
+      return [...source.command, ...Object.values(source.env ?? {})];
+    case "http":
+      return [source.url, ...Object.values(source.headers ?? {})];
+    case "file":
+      return [];
+  }
+}
+
+/** The variables a server definition refers to, each once, in order of first use. */
+export function referencedVariables(source: ServerSource): string[] {
+  const names = templates(source).flatMap((t) => [...t.matchAll(REFERENCE)].map((m) => m[1]!));
+  return [...new Set(names)];
+}
+
+/**
+ * What reading `source` expands from `env`, as `[value, "${NAME}"]` pairs,
+ * longest value first: the text to put back in place of each value wherever
+ * contractpin prints or writes something about the server (src/core/redact.ts).
+ * Unset and empty variables have no value to hide.
+ */
+export function expandedValues(
+  source: ServerSource,
+  env: Readonly<Record<string, string | undefined>>,
+): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const name of referencedVariables(source)) {
+    const value = env[name];
+    if (value !== undefined && value !== "") pairs.push([value, `\${${name}}`]);
+  }
+  return pairs.sort((a, b) => b[0].length - a[0].length);
 }
 
 /** One line naming where a server is, for people: the command, URL or path. */
@@ -76,4 +119,25 @@ export function describeSource(source: ServerSource): string {
     case "file":
       return source.path;
   }
+}
+
+/**
+ * Checks a definition against a list of variables that may be referenced
+ * (`verify --allow-env`), before anything of the server is started.
+ *
+ * @throws ContractpinError ENV_NOT_ALLOWED naming the server and the first variable not allowed.
+ */
+export function checkAllowedVariables(
+  server: string,
+  source: ServerSource,
+  allowed: ReadonlySet<string>,
+): void {
+  const denied = referencedVariables(source).find((name) => !allowed.has(name));
+  if (denied === undefined) return;
+  const list = allowed.size > 0 ? [...allowed].join(",") : "none";
+  throw new ContractpinError(
+    "ENV_NOT_ALLOWED",
+    `server ${server} refers to \${${denied}}, which the allowed variables (--allow-env or ` +
+      `CONTRACTPIN_ALLOW_ENV: ${list}) do not include; it was not started`,
+  );
 }

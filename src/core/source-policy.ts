@@ -7,7 +7,7 @@ import {
   urlCredential,
 } from "./credential-scan.js";
 import { setMember } from "./json-value.js";
-import { hasReference } from "./secrets.js";
+import { hasReference, headerReference, variableName } from "./secrets.js";
 import type { HttpSource, ServerSource, StdioSource } from "./server-source.js";
 
 /** A server definition made safe to write, and what was left out of it. */
@@ -21,7 +21,9 @@ export interface SafeSource {
  * Applies the rule that no secret is ever written to the lock (spec 5):
  *
  * - an HTTP header is kept only as a template with a `${VAR}` reference
- *   (`Bearer ${TOKEN}`); a literal value is dropped, with a warning;
+ *   (`Bearer ${TOKEN}`); a literal value that looks like a credential (by the
+ *   header's name or the value's shape) is refused like an env value, with the
+ *   reference to use instead; any other literal is dropped, with a warning;
  * - a stdio `env` value, argument, or URL part that looks like a credential
  *   (by its name, or by its shape) must be a `${VAR}` reference, or the
  *   definition is refused (SECRET_IN_DEFINITION, exit 2) rather than written.
@@ -46,10 +48,13 @@ function safeStdio(server: string, source: StdioSource): StdioSource {
   }
   const problem = argsCredential(source.command);
   if (problem !== undefined) {
+    const assigned = /\((\w[\w.-]*)=…\)/.exec(problem)?.[1];
     refuse(
       server,
       `the command's ${problem.replace(/ looks like a credential$/, "")}`,
-      "an argument such as '${API_KEY}'",
+      assigned === undefined
+        ? "an argument such as '${API_KEY}'"
+        : `the argument '${assigned}=\${${variableName(assigned)}}'`,
     );
   }
   return source;
@@ -79,6 +84,19 @@ function safeHttp(server: string, source: HttpSource): SafeSource {
   for (const [name, value] of Object.entries(source.headers ?? {})) {
     if (hasReference(value) && !mixedSecret(value)) {
       setMember(headers, name, value);
+    } else if (
+      hasReference(value) ||
+      isLiteralEnvCredential(name, value) ||
+      /^(bearer|basic|token)\s+\S/i.test(value)
+    ) {
+      // The same rule as --env: a credential is given as a reference, or not at all.
+      const { template, variable } = headerReference(server, name, value);
+      throw new ContractpinError(
+        "SECRET_IN_DEFINITION",
+        `server ${server}: header ${name} holds a literal credential, which is never written to the lock; ` +
+          `pass it as a reference to an environment variable instead, e.g. --header '${name}: ${template}' ` +
+          `and set ${variable} when reading the server`,
+      );
     } else {
       warnings.push(
         `server ${server}: header ${name} is not written to the lock (literal header values never are); ` +

@@ -179,7 +179,7 @@ describe("secrets in usage errors", () => {
     assert.ok(!header.stderr.includes("SECRET") && !env.stderr.includes("SECRET"));
   });
 
-  it("a header template that mixes a reference with a literal token is not written", () => {
+  it("a header template that mixes a reference with a literal token is refused, like --env (exit 2)", () => {
     const ws = new Workspace();
     const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl";
     const r = runCli(
@@ -193,7 +193,11 @@ describe("secrets in usage errors", () => {
       ],
       { cwd: ws.dir, env: { THEME: "dark" } },
     );
-    assert.match(r.stderr, /header Cookie is not written to the lock/);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /header Cookie holds a literal credential, which is never written to the lock/,
+    );
     assert.ok(!r.stderr.includes(jwt));
   });
 });

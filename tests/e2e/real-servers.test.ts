@@ -154,7 +154,7 @@ describe("secrets never reach the lock", () => {
     assert.ok(!lock.includes(envSecret));
     assert.match(lock, /"API_KEY": "\$\{API_KEY\}"/);
     assert.equal(runCli(["verify"], { cwd: ws.dir, env: { API_KEY: envSecret } }).code, 0);
-    // And a header given literally is used for the read but never written.
+    // And a credential given literally in a header is refused, never written.
     const http = runCli(
       [
         "add",
@@ -166,7 +166,9 @@ describe("secrets never reach the lock", () => {
       ],
       { cwd: ws.dir },
     );
-    assert.match(http.stderr, /header Authorization is not written to the lock/);
+    assert.equal(http.code, 2);
+    assert.match(http.stderr, /header Authorization holds a literal credential/);
+    assert.ok(!http.stderr.includes("hdr-5b4a3f2e1d0c9f8e7d6c"));
     assert.ok(!ws.read().includes("hdr-5b4a3f2e1d0c9f8e7d6c"));
   });
 });

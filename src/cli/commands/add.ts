@@ -25,8 +25,9 @@ Sources (exactly one):
 Options:
   --header 'K: V'      an HTTP header (repeatable). Only a value with a \${VAR} reference,
                        such as 'Authorization: Bearer \${TOKEN}', is written to the lock
-                       (and expanded from the environment at run time); a literal value
-                       is used for this read and never written
+                       (and expanded from the environment at run time). A literal value
+                       that looks like a credential is refused (exit 2), as with --env;
+                       any other literal is used for this read and never written
   --env K=V            environment for a stdio server (repeatable). Write secrets as
                        references: --env 'API_KEY=\${API_KEY}'. A literal value whose name or
                        shape looks like a credential is refused (exit 2)

@@ -17,7 +17,8 @@ import { progress } from "../render/progress.js";
 import { renderVerifyJson } from "../render/verify-json.js";
 import { renderVerifyText } from "../render/verify-text.js";
 
-export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--allow-empty] [--json] [options]
+export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--allow-empty]
+                          [--allow-env VAR[,VAR...]]... [--json] [options]
 
 Reads every pinned server (or only the named ones) and compares each tool's
 contract with the lock (spec 6): a tool in the lock but not live is removed,
@@ -28,6 +29,10 @@ Options:
   --server NAME        verify only this server (repeatable)
   --allow-new          report added tools without failing
   --allow-empty        pass a lock that pins no servers (without it, exit 2)
+  --allow-env VARS     the only environment variables the lock may refer to as \${VAR}
+                       (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
+                       variable, else any). A server that refers to another fails (exit 1)
+                       before it is started
   --json               print one JSON report (schema in the README)
 ${LOCK_HELP}
 ${READ_HELP}
@@ -51,6 +56,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       server: { type: "string", multiple: true },
       "allow-new": { type: "boolean" },
       "allow-empty": { type: "boolean" },
+      "allow-env": { type: "string", multiple: true },
       json: { type: "boolean" },
     },
     0,
@@ -68,6 +74,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   const allowNew = values["allow-new"] === true;
+  const allowEnv = allowedVariables(values["allow-env"], ctx.env["CONTRACTPIN_ALLOW_ENV"]);
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
   const report = live ? progress(names, io, (text) => void io.err(text)) : undefined;
@@ -75,7 +82,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     // process.hrtime, not performance.now(): the global `performance` loads
     // perf_hooks, a few milliseconds of every run.
     const started = process.hrtime.bigint();
-    const finding = await verifyServer(name, lock.servers[name]!, ctx, { allowNew });
+    const finding = await verifyServer(name, lock.servers[name]!, ctx, {
+      allowNew,
+      ...(allowEnv === undefined ? {} : { allowEnv }),
+    });
     report?.done(finding, Number(process.hrtime.bigint() - started) / 1e9);
     return finding;
   });
@@ -86,4 +96,31 @@ export async function run(args: string[], io: Io): Promise<number> {
     await io.out(renderVerifyText(findings, io.color));
   }
   return exitCode;
+}
+
+/**
+ * The variables a lock may refer to: from --allow-env when given, else from
+ * CONTRACTPIN_ALLOW_ENV when it is set (empty: none), else undefined (any).
+ */
+function allowedVariables(
+  flags: string[] | undefined,
+  variable: string | undefined,
+): ReadonlySet<string> | undefined {
+  const lists = flags ?? (variable === undefined ? undefined : [variable]);
+  if (lists === undefined) return undefined;
+  const names = lists
+    .flatMap((list) => list.split(","))
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
+  const bad = names.findIndex((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  if (bad !== -1) {
+    // Not echoed: a value put there by mistake may be a secret.
+    throw new ContractpinError(
+      "USAGE",
+      `${flags === undefined ? "CONTRACTPIN_ALLOW_ENV" : "--allow-env"} takes variable names ` +
+        `(letters, digits, _) separated by commas; entry ${bad + 1} is not one ` +
+        "(see 'contractpin verify --help')",
+    );
+  }
+  return new Set(names);
 }
