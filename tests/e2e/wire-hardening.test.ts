@@ -213,6 +213,14 @@ describe("one response per request contractpin sent", () => {
     failsWith(r, "fake", /the server sent a response to id \d+, which contractpin never sent/);
   });
 
+  it("an error response with id null answers no request: skipped, the server is read", () => {
+    const ws = workspace();
+    const r = addStdio(ws, "null-id-error");
+    assert.equal(r.code, 0, r.stderr);
+    const expected = pythonDigest(ws.dump("expected.json", TOOLS)) as { digest: string };
+    assert.equal(ws.lockJson().servers["fake"]!["digest"], expected.digest);
+  });
+
   it("HTTP: a response to a request not yet sent, in a batch: exit 1", async () => {
     const r = addHttp(workspace(), await wireHttp("presend"));
     failsWith(r, "remote", /the server sent a response to id \d+, which contractpin never sent/);

@@ -181,9 +181,11 @@ export class RawLog {
   private warnLine(text: string): void {
     this.lineWarnings++;
     if (this.lineWarnings > MAX_LINE_WARNINGS) return;
-    const chars = Array.from(text.trim());
-    const quoted =
-      quote(chars.slice(0, QUOTE_CHARS).join("")) + (chars.length > QUOTE_CHARS ? "..." : "");
+    // A code point is at most two UTF-16 units: the head is enough, however long the line.
+    const trimmed = text.trim();
+    const chars = Array.from(trimmed.slice(0, 2 * QUOTE_CHARS));
+    const cut = chars.length > QUOTE_CHARS || trimmed.length > 2 * QUOTE_CHARS;
+    const quoted = quote(chars.slice(0, QUOTE_CHARS).join("")) + (cut ? "..." : "");
     this.ctx.warn(
       `the server wrote a line that is not JSON on stdout, ignored: ${quoted}` +
         (this.lineWarnings === MAX_LINE_WARNINGS
