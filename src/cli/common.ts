@@ -10,21 +10,32 @@ export const LOCK_OPTIONS = {
   lock: { type: "string", default: "contractpin.lock" },
 } as const;
 
+const MIB = 1024 * 1024;
+/**
+ * The highest --max-message-mib: a message is held several times over while it
+ * is read (raw bytes, the library's parse, the strict parse), and as one
+ * JavaScript string it must stay under V8's 512 Mi characters.
+ */
+const MAX_MESSAGE_MIB = 256;
+
 /** Options of the commands that read servers. */
 export const READ_OPTIONS = {
   timeout: { type: "string", default: "30" },
   concurrency: { type: "string", default: "8" },
+  "max-message-mib": { type: "string", default: String(DEFAULT_MAX_MESSAGE_BYTES / MIB) },
 } as const;
 
 export const LOCK_HELP = `  --lock PATH          the lock file (default ./contractpin.lock); relative paths in it
                        resolve against its directory`;
 export const READ_HELP = `  --timeout SECONDS    give up on a server after this long (default 30; fractions allowed)
-  --concurrency N      read at most N servers at once (default 8)`;
+  --concurrency N      read at most N servers at once (default 8)
+  --max-message-mib N  refuse a server message (an HTTP body, an SSE event, a stdio
+                       line) larger than N MiB (default 64, at most ${MAX_MESSAGE_MIB})`;
 
-/** Parses --timeout and --concurrency, and the context servers are read in. */
+/** Parses --timeout, --concurrency and --max-message-mib, and the context servers are read in. */
 export function readContext(
   lockPath: string,
-  values: { timeout?: string; concurrency?: string },
+  values: { timeout?: string; concurrency?: string; "max-message-mib"?: string },
   io: Pick<Io, "err" | "signal">,
 ): { ctx: ReadContext; concurrency: number } {
   const seconds = Number(values.timeout ?? "30");
@@ -42,11 +53,19 @@ export function readContext(
       `--concurrency takes a whole number of at least 1, not '${values.concurrency}'`,
     );
   }
+  const mib = values["max-message-mib"];
+  const maxMessageMib = mib === undefined ? DEFAULT_MAX_MESSAGE_BYTES / MIB : Number(mib);
+  if (!/^[0-9]+$/.test(mib ?? "1") || maxMessageMib < 1 || maxMessageMib > MAX_MESSAGE_MIB) {
+    throw new ContractpinError(
+      "USAGE",
+      `--max-message-mib takes a whole number from 1 to ${MAX_MESSAGE_MIB}, not '${mib}'`,
+    );
+  }
   const ctx: ReadContext = {
     lockDir: dirname(resolve(lockPath)),
     env: process.env,
     timeoutMs: Math.ceil(seconds * 1000),
-    maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+    maxMessageBytes: maxMessageMib * MIB,
     // Warnings may quote a server's own text: one sanitised line each.
     warn: (message) => void io.err(`contractpin: warning: ${sanitizeLine(message)}\n`),
   };

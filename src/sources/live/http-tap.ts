@@ -2,42 +2,59 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { createParser } from "eventsource-parser";
 import type { RawLog } from "./raw-log.js";
 
+// Statuses whose responses have no body: a Response cannot be built with one.
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+// Room for a pending SSE line's field name ("data: ") in the parser's count.
+const FIELD_SLACK = 64;
+
 /**
  * A `fetch` for the library's HTTP transports that hands every JSON-RPC body
  * the server returns (a JSON body, or each SSE `data`) to the RawLog as raw
  * bytes before the library's own JSON.parse sees it, and notes each request
  * it sends. The library still gets an untouched copy of the response.
+ *
+ * Every body is bounded by the log's maxMessageBytes: a JSON body (whatever its
+ * `Content-Length` says, which is checked first), each SSE event, and any other
+ * body the library reads whole (an error page). An oversized JSON body or event
+ * fails the read and aborts the response, so the library's copy stops growing too.
  */
 export function tapFetch(
   log: RawLog,
   headers: Record<string, string>,
   base: FetchLike = fetch,
 ): FetchLike {
+  const limit = log.maxMessageBytes;
   return async (url, init) => {
     if (typeof init?.body === "string") noteRequest(log, init.body);
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    const res = await base(url, { ...init, headers: merged });
-    if (!res.ok || res.body === null) return res;
+    // Our own abort as well as the library's: refusing a body ends the response for both readers.
+    const cut = new AbortController();
+    const signal = init?.signal ? AbortSignal.any([init.signal, cut.signal]) : cut.signal;
+    const res = await base(url, { ...init, headers: merged, signal });
+    if (res.body === null || NULL_BODY.has(res.status)) return res;
+    const rebuilt = (body: ConstructorParameters<typeof Response>[0]) =>
+      new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type === "application/json") {
-      const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.ok && type === "application/json") {
+      const declared = Number(res.headers.get("content-length") ?? "0");
+      const bytes = declared > limit ? undefined : await readAtMost(res.body, limit);
+      if (bytes === undefined) {
+        cut.abort();
+        throw log.failTooLarge();
+      }
       if (bytes.some((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09))
         log.received(bytes);
-      return new Response(bytes, {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
-      });
+      return rebuilt(bytes);
     }
-    if (type !== "text/event-stream") return res;
-    const [mine, theirs] = res.body.tee();
-    void readEvents(mine, log);
-    return new Response(theirs, {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    if (res.ok && type === "text/event-stream") {
+      const [mine, theirs] = res.body.tee();
+      void readEvents(mine, log, () => cut.abort());
+      return rebuilt(theirs);
+    }
+    // Not a message (an error page, a 202's text): the library reads it whole,
+    // and only for its wording, so a body over the bound just ends early.
+    return rebuilt(res.body.pipeThrough(bounded(limit, () => cut.abort())));
   };
 }
 
@@ -49,14 +66,64 @@ function noteRequest(log: RawLog, body: string): void {
   }
 }
 
-async function readEvents(stream: ReadableStream<Uint8Array>, log: RawLog): Promise<void> {
+/** The whole body, or undefined (and the rest left unread) once it is over `limit` bytes. */
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, total);
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+}
+
+/** A pass-through that errors (and ends the response) once more than `limit` bytes went through. */
+function bounded(limit: number, abort: () => void): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > limit) {
+        abort();
+        controller.error(new Error("the response body is over the message size limit"));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+async function readEvents(
+  stream: ReadableStream<Uint8Array>,
+  log: RawLog,
+  abort: () => void,
+): Promise<void> {
+  const limit = log.maxMessageBytes;
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  let tooLarge = false;
   const parser = createParser({
+    // Counted in characters (never more than the bytes they came from) of the
+    // event's data and its pending line, field name included: an event over the
+    // bound is refused while it arrives; the exact byte count is checked once it is whole.
+    maxBufferSize: limit + FIELD_SLACK,
     onEvent(event) {
       // An event without data (a stream's priming event) carries no message.
       if ((event.event === undefined || event.event === "message") && event.data.trim() !== "") {
-        log.received(event.data);
+        if (Buffer.byteLength(event.data, "utf8") > limit) tooLarge = true;
+        else log.received(event.data);
       }
+    },
+    onError(err) {
+      if (err.type === "max-buffer-size-exceeded") tooLarge = true;
     },
   });
   const reader = stream.getReader();
@@ -65,6 +132,12 @@ async function readEvents(stream: ReadableStream<Uint8Array>, log: RawLog): Prom
       const { done, value } = await reader.read();
       if (done) break;
       parser.feed(decoder.decode(value, { stream: true }));
+      if (tooLarge) {
+        log.failTooLarge();
+        abort();
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
     }
     parser.feed(decoder.decode());
   } catch (err) {

@@ -1,20 +1,49 @@
 import { ContractpinError } from "../../core/errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../core/json-value.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../../core/limits.js";
 import { parseJson } from "../../core/strict-json.js";
+import type { ReadContext } from "../read-tools.js";
+
+/** What the log needs from the read: its message bound and where warnings go. */
+export type RawLogContext = Pick<ReadContext, "maxMessageBytes" | "warn">;
+
+/** Stdout lines that are not JSON quoted in a warning, per server; later ones are skipped silently. */
+const MAX_LINE_WARNINGS = 5;
+/** How much of such a line a warning quotes. */
+const QUOTE_CHARS = 100;
 
 /**
- * The server's messages as our strict parser read them from the wire, by
- * JSON-RPC id, so that tools reach the digest exactly as served: the MCP
- * library's own parse (JSON.parse, then zod) never decides what is pinned.
- * The first message that fails strict parsing fails the whole read.
+ * The server's messages as our strict parser read them from the wire, so that
+ * tools reach the digest exactly as served: the MCP library's own parse
+ * (JSON.parse, then zod) never decides what is pinned. Only responses to
+ * requests contractpin sent are kept, each once: a response to an id never
+ * sent, or a second response to one id, fails the read, since the library
+ * would take the first (or match ids loosely) and what is pinned must be what
+ * clients see. The first failure fails the whole read.
  */
 export class RawLog {
-  private readonly responses = new Map<string, JsonObject>();
+  /** Requests sent on the current connection, by id key: their method. */
+  private readonly requests = new Map<string, string>();
+  private readonly answered = new Set<string>();
+  private readonly toolsList = new Map<string, JsonObject>();
   private lastToolsListKey: string | undefined;
   private failure: Error | undefined;
   private waiters: (() => void)[] = [];
+  private lineWarnings = 0;
   /** Called once, with the first failure, so that the read can stop at once. */
   onFailure?: (err: Error) => void;
+
+  constructor(
+    private readonly ctx: RawLogContext = {
+      maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+      warn: () => undefined,
+    },
+  ) {}
+
+  /** The largest message (an HTTP body, an SSE event, a stdio line, a batch) accepted, in bytes. */
+  get maxMessageBytes(): number {
+    return this.ctx.maxMessageBytes;
+  }
 
   /** Parses one raw message (or batch) from the server; returns it, or undefined when it was rejected. */
   received(bytes: Uint8Array | string): JsonValue | undefined {
@@ -22,32 +51,75 @@ export class RawLog {
     try {
       message = parseJson(bytes);
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const code = err instanceof ContractpinError ? err.code : "JSON_SYNTAX";
-      this.fail(
-        new ContractpinError(code, `the server sent a message that is not strict JSON: ${reason}`),
-      );
+      this.failStrict(err);
       return undefined;
     }
+    return this.accept(message);
+  }
+
+  /**
+   * Like {@link received}, for a line of a stdio server's stdout. A line that
+   * is not JSON at all (a log line) is skipped with a warning, as official
+   * clients skip it; a line that is JSON but fails the strict parser still
+   * fails the read. The lenient check runs only when the strict parse failed.
+   */
+  receivedLine(line: Uint8Array): JsonValue | undefined {
+    let message: JsonValue;
+    try {
+      message = parseJson(line);
+    } catch (err) {
+      const text = Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8");
+      if (isJson(text)) this.failStrict(err);
+      else this.warnLine(text);
+      return undefined;
+    }
+    return this.accept(message);
+  }
+
+  private accept(message: JsonValue): JsonValue | undefined {
     for (const m of Array.isArray(message) ? message : [message]) {
-      if (
-        isJsonObject(m) &&
-        Object.hasOwn(m, "id") &&
-        (Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))
-      ) {
-        this.responses.set(idKey(m["id"]!), m);
+      if (!isJsonObject(m) || !(Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))) continue;
+      const id = m["id"];
+      // An error without an id (or with id null) answers no request: the
+      // server could not read one. Nothing can take it for an answer.
+      if (id === undefined || id === null) continue;
+      const key = idKey(id);
+      if (this.answered.has(key)) {
+        this.fail(wireError(`the server sent two responses to request id ${show(id)}`));
+        return undefined;
       }
+      const method = this.requests.get(key);
+      if (method === undefined) {
+        this.fail(
+          wireError(`the server sent a response to id ${show(id)}, which contractpin never sent`),
+        );
+        return undefined;
+      }
+      this.answered.add(key);
+      if (method === "tools/list") this.toolsList.set(key, m);
     }
     for (const wake of this.waiters.splice(0)) wake();
     return message;
   }
 
-  /** Notes a request the client sends, to find the response to the latest tools/list. */
+  /** Notes a request the client sends: only its responses are accepted, and the latest tools/list is the one read. */
   sent(message: unknown): void {
     for (const m of Array.isArray(message) ? message : [message]) {
       const r = m as { method?: unknown; id?: unknown };
-      if (r.method === "tools/list" && r.id !== undefined)
-        this.lastToolsListKey = idKey(r.id as JsonValue);
+      if (typeof r.method !== "string" || (typeof r.id !== "number" && typeof r.id !== "string"))
+        continue;
+      const key = idKey(r.id);
+      // A client numbers its requests from 0 and never reuses an id: an id
+      // seen before means a new client on a new connection (the fallback after
+      // a failed version probe), whose ids start afresh.
+      if (this.requests.has(key)) {
+        this.requests.clear();
+        this.answered.clear();
+        this.toolsList.clear();
+        this.lastToolsListKey = undefined;
+      }
+      this.requests.set(key, r.method);
+      if (r.method === "tools/list") this.lastToolsListKey = key;
     }
   }
 
@@ -55,7 +127,7 @@ export class RawLog {
   lastToolsListResponse(): JsonObject | undefined {
     return this.lastToolsListKey === undefined
       ? undefined
-      : this.responses.get(this.lastToolsListKey);
+      : this.toolsList.get(this.lastToolsListKey);
   }
 
   /**
@@ -78,19 +150,89 @@ export class RawLog {
     }
   }
 
+  /** Fails the read because one message is over {@link maxMessageBytes}; returns the error. */
+  failTooLarge(): Error {
+    const err = wireError(`the server sent a message larger than ${size(this.maxMessageBytes)}`);
+    this.fail(err);
+    return err;
+  }
+
   /** Records a failure of the wire itself (unreadable bytes, an over-long message). */
   fail(err: Error): void {
     if (this.failure !== undefined) return;
     this.failure = err;
     this.onFailure?.(err);
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** The first failure, if any. */
   get error(): Error | undefined {
     return this.failure;
   }
+
+  private failStrict(err: unknown): void {
+    const reason = err instanceof Error ? err.message : String(err);
+    const code = err instanceof ContractpinError ? err.code : "JSON_SYNTAX";
+    this.fail(
+      new ContractpinError(code, `the server sent a message that is not strict JSON: ${reason}`),
+    );
+  }
+
+  private warnLine(text: string): void {
+    this.lineWarnings++;
+    if (this.lineWarnings > MAX_LINE_WARNINGS) return;
+    // A code point is at most two UTF-16 units: the head is enough, however long the line.
+    const trimmed = text.trim();
+    const chars = Array.from(trimmed.slice(0, 2 * QUOTE_CHARS));
+    const cut = chars.length > QUOTE_CHARS || trimmed.length > 2 * QUOTE_CHARS;
+    const quoted = quote(chars.slice(0, QUOTE_CHARS).join("")) + (cut ? "..." : "");
+    this.ctx.warn(
+      `the server wrote a line that is not JSON on stdout, ignored: ${quoted}` +
+        (this.lineWarnings === MAX_LINE_WARNINGS
+          ? " (further such lines are ignored silently)"
+          : ""),
+    );
+  }
 }
 
 function idKey(id: JsonValue): string {
   return `${typeof id}:${String(id)}`;
+}
+
+/** An id as the server wrote it, shortened: it is server data. */
+function show(id: JsonValue): string {
+  const text = JSON.stringify(id);
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Quotes server text for a warning: control characters, and the invisible
+ * and bidirectional formatting characters that could disguise it, become
+ * visible `\uXXXX` escapes.
+ */
+function quote(text: string): string {
+  return `"${text.replace(
+    // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"\\]/g,
+    (c) =>
+      c === '"' || c === "\\" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  )}"`;
+}
+
+function size(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
+}
+
+function wireError(message: string): ContractpinError {
+  return new ContractpinError("SERVER_UNREADABLE", message);
 }

@@ -48,7 +48,7 @@ export async function readLiveTools(
   // first message that fails strict parsing. Once it fires, no step may start
   // anything new (no fallback connection, no retry).
   const stop = new AbortController();
-  const log = new RawLog();
+  const log = new RawLog(ctx);
   const stopped = new Promise<never>((_, reject) => {
     const onAbort = () => {
       // The catch below words a timeout itself; an interrupt keeps its own error.

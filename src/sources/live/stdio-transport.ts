@@ -104,7 +104,8 @@ export class StdioTransport implements Transport {
 
   private onLine(line: Buffer): void {
     if (line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) return;
-    const message = this.log.received(line);
+    // A line that is not JSON at all (a log line) is skipped with a warning, as official clients skip it.
+    const message = this.log.receivedLine(line);
     if (message !== undefined) this.onmessage?.(message as unknown as JSONRPCMessage);
   }
 
