@@ -27,18 +27,21 @@ export function failureLines(
  * says about it: every value the read of `source` expands from the
  * environment (argv, env, URL, header references) is shown as its `${NAME}`,
  * in the failure (message and the server's stderr lines, and so in text,
- * `--json` and progress output alike) and in every warning the read gives.
+ * `--json` and progress output alike) and in every warning the read gives,
+ * which also names the server `name`.
  *
  * @returns the context to read the server with, and the redaction for its failure.
  */
 export function guardSecrets(
+  name: string,
   source: ServerSource,
   ctx: ReadContext,
 ): { ctx: ReadContext; redact: Redact; expanded: boolean } {
   const pairs = expandedValues(source, ctx.env);
   const redact = redactor(pairs);
   return {
-    ctx: { ...ctx, warn: (message) => ctx.warn(redact(message)) },
+    // Servers are read concurrently: each warning names the server it is about.
+    ctx: { ...ctx, warn: (message) => ctx.warn(`server ${name}: ${redact(message)}`) },
     redact,
     expanded: pairs.length > 0,
   };

@@ -15,7 +15,7 @@ export async function readDigests(
   source: ServerSource,
   ctx: ReadContext,
 ): Promise<ServerDigests> {
-  const guard = guardSecrets(source, ctx);
+  const guard = guardSecrets(name, source, ctx);
   try {
     return digestTools(await readServerTools(source, guard.ctx));
   } catch (err) {

@@ -30,7 +30,7 @@ export async function verifyServer(
   ctx: ReadContext,
   options: VerifyOptions,
 ): Promise<ServerFinding> {
-  const guard = guardSecrets(pinned, ctx);
+  const guard = guardSecrets(name, pinned, ctx);
   try {
     if (options.allowEnv !== undefined) checkAllowedVariables(name, pinned, options.allowEnv);
     const live = digestTools(await readServerTools(pinned, guard.ctx));

@@ -358,11 +358,12 @@ describe("guardSecrets (the engine's one place)", () => {
       warn: (m) => warnings.push(m),
     };
     const guard = guardSecrets(
+      "remote",
       { transport: "http", url: "https://x.example.com/mcp", headers: { A: "Bearer ${TOKEN}" } },
       ctx,
     );
     guard.ctx.warn("stdout line: token tok-9f8e7d6c5b");
-    assert.deepEqual(warnings, ["stdout line: token ${TOKEN}"]);
+    assert.deepEqual(warnings, ["server remote: stdout line: token ${TOKEN}"]);
     const err = Object.assign(new Error("saw tok-9f8e7d6c5b"), { detail: ["| tok-9f8e7d6c5b"] });
     assert.deepEqual(failureLines(err, guard.redact), {
       message: "internal error: saw ${TOKEN}",

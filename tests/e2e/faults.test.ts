@@ -133,7 +133,7 @@ describe("stdio faults", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stderr,
-      /^contractpin: warning: the server wrote a line that is not JSON on stdout, ignored: "Server starting\.\.\. this line is not JSON"$/m,
+      /^contractpin: warning: server fake: the server wrote a line that is not JSON on stdout, ignored: "Server starting\.\.\. this line is not JSON"$/m,
     );
   });
 

@@ -229,7 +229,7 @@ describe("one response per request contractpin sent", () => {
 
 describe("a stdio server that logs to stdout", () => {
   const warning =
-    "contractpin: warning: the server wrote a line that is not JSON on stdout, ignored: ";
+    "contractpin: warning: server fake: the server wrote a line that is not JSON on stdout, ignored: ";
 
   it("its log lines are skipped with a sanitised warning, and its tools are pinned", () => {
     const ws = workspace();
