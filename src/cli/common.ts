@@ -4,11 +4,28 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../core/limits.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import type { Io } from "./io.js";
 import { sanitizeLine } from "./render/style.js";
+import { findLock, LOCK_NAME } from "../io/find-lock.js";
 
 /** Options every lock command takes. */
 export const LOCK_OPTIONS = {
-  lock: { type: "string", default: "contractpin.lock" },
+  lock: { type: "string" },
 } as const;
+
+/**
+ * The lock file a command uses: --lock when given, else the nearest
+ * contractpin.lock from the current directory up to the repository root
+ * (findLock). A lock found above the current directory is named on stderr,
+ * so that nobody verifies another lock than they think.
+ */
+export async function lockPath(
+  values: { lock?: string | undefined },
+  io: Pick<Io, "err">,
+): Promise<string> {
+  if (values.lock !== undefined) return values.lock;
+  const found = findLock(process.cwd());
+  if (found !== LOCK_NAME) await io.err(`contractpin: using the lock ${found}\n`);
+  return found;
+}
 
 const MIB = 1024 * 1024;
 /**
@@ -25,8 +42,9 @@ export const READ_OPTIONS = {
   "max-message-mib": { type: "string", default: String(DEFAULT_MAX_MESSAGE_BYTES / MIB) },
 } as const;
 
-export const LOCK_HELP = `  --lock PATH          the lock file (default ./contractpin.lock); relative paths in it
-                       resolve against its directory`;
+export const LOCK_HELP = `  --lock PATH          the lock file (default: contractpin.lock in the current directory,
+                       or the nearest one above it within the git repository);
+                       relative paths in it resolve against its directory`;
 export const READ_HELP = `  --timeout SECONDS    give up on a server after this long (default 30; fractions allowed)
   --concurrency N      read at most N servers at once (default 8)
   --max-message-mib N  refuse a server message (an HTTP body, an SSE event, a stdio

@@ -104,7 +104,10 @@ describe("contractpin digest", () => {
   it("an unknown option: exit 2, points at --help", () => {
     const r = runCli(["digest", "--jsn"]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /Unknown option '--jsn'.*contractpin digest --help/);
+    assert.match(
+      r.stderr,
+      /unknown option '--jsn'; did you mean '--json'\? \(see 'contractpin digest --help'\)/,
+    );
   });
 });
 

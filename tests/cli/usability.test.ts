@@ -2,7 +2,8 @@
 // it goes: colour settings, and live progress in a terminal too short for it.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CLI, oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
@@ -141,5 +142,95 @@ describe("live progress on a terminal", () => {
       const lines = short.data.split(/\r?\n/).filter((l) => l.includes(`] ${name}: ok`));
       assert.equal(lines.length, 1, `one progress line for ${name}`);
     }
+  });
+});
+
+describe("finding the lock", () => {
+  it("without --lock: the nearest lock up to the repository root, named when not here", () => {
+    const repo = new Workspace();
+    mkdirSync(join(repo.dir, ".git"));
+    mkdirSync(join(repo.dir, "sub", "deep"), { recursive: true });
+    repo.dump("tools.json", baseTools());
+    assert.equal(runCli(["add", "docs", "--file", "tools.json"], { cwd: repo.dir }).code, 0);
+    const deep = join(repo.dir, "sub", "deep");
+    const r = runCli(["verify"], { cwd: deep });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, `contractpin: using the lock ${join("..", "..", "contractpin.lock")}\n`);
+    assert.match(r.stdout, /^docs {2}ok/m);
+    // `verify NAME` is `verify --server NAME`.
+    const named = runCli(["verify", "docs", "nope"], { cwd: deep });
+    assert.equal(named.code, 2);
+    assert.match(
+      named.stderr,
+      /no server named 'nope' in \.\.\/\.\.\/contractpin\.lock; it pins: docs/,
+    );
+    // In the directory of the lock, nothing is said.
+    assert.equal(runCli(["verify", "docs"], { cwd: repo.dir }).stderr, "");
+  });
+
+  it("never above the repository root, and only the current directory outside a repository", () => {
+    const outer = new Workspace();
+    outer.dump("tools.json", baseTools());
+    assert.equal(runCli(["add", "docs", "--file", "tools.json"], { cwd: outer.dir }).code, 0);
+    // A repository inside the folder that holds a lock: that lock is not its.
+    const repo = join(outer.dir, "repo");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    const inRepo = runCli(["verify"], { cwd: repo });
+    assert.equal(inRepo.code, 2);
+    assert.match(
+      inRepo.stderr,
+      /^contractpin: contractpin\.lock: cannot read the lock: no such file/,
+    );
+    // Not a repository: the lock one level up is not used either.
+    const plain = join(outer.dir, "plain");
+    mkdirSync(plain);
+    const notRepo = runCli(["verify"], { cwd: plain });
+    assert.equal(notRepo.code, 2);
+    assert.match(notRepo.stderr, /^contractpin: contractpin\.lock: cannot read the lock/);
+  });
+});
+
+describe("add", () => {
+  it("run from another directory than the lock's, records that directory as cwd", () => {
+    const ws = new Workspace();
+    mkdirSync(ws.path("server"));
+    copyFileSync(SERVERS.fakeStdio, ws.path("server/fake.mjs"));
+    copyFileSync(join(SERVERS.fakeStdio, "..", "fake-mcp.mjs"), ws.path("server/fake-mcp.mjs"));
+    copyFileSync(join(SERVERS.fakeStdio, "..", "tools.json"), ws.path("server/tools.json"));
+    mkdirSync(ws.path("sub"));
+    const lock = join("..", "sub", "contractpin.lock");
+    const r = runCli(["add", "s", "--lock", lock, "--", process.execPath, "fake.mjs", "ok"], {
+      cwd: ws.path("server"),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(ws.lockJson("sub/contractpin.lock").servers["s"]!["cwd"], "../server");
+    // Verified from anywhere, the relative command still finds its script.
+    const v = runCli(["verify", "--lock", "sub/contractpin.lock"], { cwd: ws.dir });
+    assert.equal(v.code, 0, v.stderr);
+  });
+
+  it("warns about a package runner without a pinned version, as init does", () => {
+    const ws = new Workspace();
+    const bin = ws.path("bin");
+    mkdirSync(bin);
+    // An `npx` that runs the fake server, whatever package it is asked for.
+    writeFileSync(
+      join(bin, "npx"),
+      `#!/bin/sh\nexec "${process.execPath}" "${SERVERS.fakeStdio}" ok\n`,
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${process.env["PATH"]}` };
+    const r = runCli(["add", "m", "--", "npx", "-y", "@acme/mcp-search"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: warning: server m: @acme\/mcp-search, run through npx, is not pinned/m,
+    );
+    const pinned = runCli(["add", "p", "--", "npx", "-y", "@acme/mcp-search@1.2.3"], {
+      cwd: ws.dir,
+      env,
+    });
+    assert.equal(pinned.code, 0, pinned.stderr);
+    assert.doesNotMatch(pinned.stderr, /is not pinned/);
   });
 });

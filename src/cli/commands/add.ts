@@ -4,10 +4,18 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { safeSource } from "../../core/source-policy.js";
+import { packageRunnerWarning } from "../../config/package-runner.js";
 import { readDigests } from "../../engine/pin.js";
 import { readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, READ_HELP, READ_OPTIONS, readContext } from "../common.js";
+import {
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+  lockPath,
+} from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinned } from "../render/pin-text.js";
@@ -56,11 +64,19 @@ export async function run(args: string[], io: Io): Promise<number> {
       env: { type: "string", multiple: true },
       cwd: { type: "string" },
     },
-    1,
+    Infinity,
   );
+  const lockFile = await lockPath(values, io);
   const name = positionals[0];
   if (name === undefined || name === "") throw usage("add needs a server NAME");
-  const { ctx } = readContext(values.lock, values, io);
+  if (positionals.length > 1) {
+    // "add memory npx -y pkg": a command without the "--" that marks it.
+    // The arguments are not echoed: one of them may be a credential.
+    throw usage(
+      `add takes one NAME; to pin a stdio server, put '--' before its command: contractpin add NAME -- COMMAND [ARG...]`,
+    );
+  }
+  const { ctx } = readContext(lockFile, values, io);
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
     (x) => x !== undefined,
   );
@@ -78,12 +94,19 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
       setMember(liveHeaders, m[1]!, m[2]!);
     }
+    checkUrl(values.url);
     source = { transport: "http", url: values.url, headers: liveHeaders };
   } else {
     if (command.length === 0) throw usage("add needs a COMMAND after --");
     source = { transport: "stdio", command };
     if (values.env !== undefined) source.env = parseEnv(values.env);
-    if (values.cwd !== undefined) source.cwd = lockRelative(ctx.lockDir, values.cwd);
+    // The server runs where add was run: a command with relative paths (node
+    // server.js, ./dist) must find them again when the lock is verified.
+    const cwd = values.cwd ?? ".";
+    if (values.cwd !== undefined || resolve(cwd) !== ctx.lockDir)
+      source.cwd = lockRelative(ctx.lockDir, cwd);
+    const runner = packageRunnerWarning(`server ${name}`, command);
+    if (runner !== undefined) await io.err(`contractpin: warning: ${runner}\n`);
   }
   if (source.transport !== "stdio" && (values.env !== undefined || values.cwd !== undefined)) {
     throw usage("--env and --cwd apply only to a stdio server (-- COMMAND)");
@@ -92,10 +115,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw usage("--header applies only to --url");
 
   const { source: safe, warnings } = safeSource(name, source);
-  const previous = await readLockIfExists(values.lock);
+  const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && Object.hasOwn(previous.servers, name)) {
     throw usage(
-      `server '${name}' is already pinned in ${values.lock}; re-pin it with 'contractpin update ${name}'`,
+      `server '${name}' is already pinned in ${lockFile}; re-pin it with 'contractpin update ${name}'`,
     );
   }
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
@@ -105,9 +128,22 @@ export async function run(args: string[], io: Io): Promise<number> {
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(values.lock, lock, previous, { signal: io.signal });
-  await io.out(renderPinned("pinned", name, servers[name]!, values.lock));
+  await writeLock(lockFile, lock, previous, { signal: io.signal });
+  await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
   return EXIT.OK;
+}
+
+/** A URL with an http or https scheme; anything else is a usage error that says what is missing. */
+function checkUrl(url: string): void {
+  // A reference is expanded later; the expanded URL is checked when it is read.
+  if (/^https?:\/\//i.test(url) || url.startsWith("${")) return;
+  // The URL is not echoed: it may hold a credential (user:password@).
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  throw usage(
+    scheme === undefined
+      ? "--url needs a full URL with its scheme, such as https://mcp.example.com/mcp"
+      : `--url takes an http:// or https:// URL, not ${scheme}://`,
+  );
 }
 
 function parseEnv(pairs: string[]): Record<string, string> {

@@ -1,15 +1,23 @@
 import { homedir } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
+import { compareServer } from "../../core/compare.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, READ_HELP, READ_OPTIONS, readContext } from "../common.js";
+import {
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+  lockPath,
+} from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
-import { renderPinned } from "../render/pin-text.js";
+import { renderChanges, renderPinned } from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
@@ -60,12 +68,13 @@ export async function run(args: string[], io: Io): Promise<number> {
     },
     0,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io);
-  const previous = await readLockIfExists(values.lock);
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, values, io);
+  const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && values.force !== true) {
     throw new ContractpinError(
       "LOCK_EXISTS",
-      `${values.lock} already exists; 'contractpin init --force' re-pins every server, 'contractpin update' re-pins some`,
+      `${lockFile} already exists; 'contractpin init --force' re-pins every server, 'contractpin update' re-pins some`,
     );
   }
   if (values.from !== undefined && values.user === true) {
@@ -105,18 +114,27 @@ export async function run(args: string[], io: Io): Promise<number> {
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const servers = Object.fromEntries(await pinAll(requests, ctx, concurrency));
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(values.lock, lock, previous, {
+  await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
     exclusive: values.force !== true,
   });
   if (requests.length === 0) {
-    await io.out(
-      `created ${values.lock} with no servers; pin one with 'contractpin add NAME ...'\n`,
-    );
+    await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {
-    for (const { name } of [...requests].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      await io.out(renderPinned("pinned", name, lock.servers[name]!, values.lock));
+    // A re-pin (init --force) says what it accepted, as update does.
+    const names = requests.map((r) => r.name).sort();
+    const before = previous?.servers ?? {};
+    const repinned = names.filter((name) => Object.hasOwn(before, name));
+    if (repinned.length > 0) {
+      await io.out(
+        renderChanges(
+          repinned.map((name) => compareServer(name, before[name]!, lock.servers[name]!)),
+        ),
+      );
+    }
+    for (const name of names.filter((n) => !Object.hasOwn(before, n))) {
+      await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }
   }
   return EXIT.OK;

@@ -1,7 +1,7 @@
 import { timestamp } from "../../core/lock.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
-import { knownServers, LOCK_HELP, LOCK_OPTIONS } from "../common.js";
+import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { displayName } from "../render/style.js";
@@ -20,18 +20,19 @@ Exit codes: 0 removed; 2 unknown server, missing or corrupt lock, bad arguments.
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs("remove", args, { ...LOCK_OPTIONS }, 1);
+  const lockFile = await lockPath(values, io);
   const name = positionals[0];
   if (name === undefined)
     throw new ContractpinError(
       "USAGE",
       "remove needs a server NAME (see 'contractpin remove --help')",
     );
-  const previous = await readLock(values.lock);
-  knownServers([name], previous.servers, values.lock);
+  const previous = await readLock(lockFile);
+  knownServers([name], previous.servers, lockFile);
   const servers = Object.fromEntries(Object.entries(previous.servers).filter(([n]) => n !== name));
-  await writeLock(values.lock, { generated_at: timestamp(new Date()), servers }, previous, {
+  await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, previous, {
     signal: io.signal,
   });
-  await io.out(`removed ${displayName(name)} from ${values.lock}\n`);
+  await io.out(`removed ${displayName(name)} from ${lockFile}\n`);
   return EXIT.OK;
 }

@@ -11,6 +11,7 @@ import {
   READ_HELP,
   READ_OPTIONS,
   readContext,
+  lockPath,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
@@ -38,23 +39,24 @@ export async function run(args: string[], io: Io): Promise<number> {
     { ...LOCK_OPTIONS, ...READ_OPTIONS },
     Infinity,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io);
-  const previous = await readLock(values.lock);
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, values, io);
+  const previous = await readLock(lockFile);
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
-  knownServers(names, previous.servers, values.lock);
+  knownServers(names, previous.servers, lockFile);
   const repinned = await pinAll(requestsFromLock(names, previous.servers), ctx, concurrency);
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, server] of repinned) setMember(servers, name, server);
   const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
   const written = await writeLock(
-    values.lock,
+    lockFile,
     { generated_at: timestamp(new Date()), servers },
     previous,
     { signal: io.signal },
   );
   await io.out(
-    renderChanges(changes) + (written ? `wrote ${values.lock}\n` : `${values.lock} is unchanged\n`),
+    renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
   );
   return EXIT.OK;
 }

@@ -11,13 +11,14 @@ import {
   READ_HELP,
   READ_OPTIONS,
   readContext,
+  lockPath,
 } from "../common.js";
 import type { Io } from "../io.js";
 import { progress } from "../render/progress.js";
 import { renderVerifyJson } from "../render/verify-json.js";
 import { renderVerifyText } from "../render/verify-text.js";
 
-export const help = `Usage: contractpin verify [--server NAME]... [--allow-new] [--allow-empty]
+export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
                           [--allow-env VAR[,VAR...]]... [--json] [options]
 
 Reads every pinned server (or only the named ones) and compares each tool's
@@ -26,7 +27,8 @@ live but not in the lock is added, in both with another digest is drifted
 (with the fields that moved), else unchanged.
 
 Options:
-  --server NAME        verify only this server (repeatable)
+  --server NAME        verify only this server (repeatable; a NAME without --server
+                       means the same)
   --allow-new          report added tools without failing
   --allow-empty        pass a lock that pins no servers (without it, exit 2)
   --allow-env VARS     the only environment variables the lock may refer to as \${VAR}
@@ -47,7 +49,7 @@ Exit codes:
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs(
+  const { values, positionals } = parseCommandArgs(
     "verify",
     args,
     {
@@ -59,18 +61,21 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-env": { type: "string", multiple: true },
       json: { type: "boolean" },
     },
-    0,
+    Infinity,
   );
-  const { ctx, concurrency } = readContext(values.lock, values, io);
-  const lock = await readLock(values.lock);
-  const names = values.server ? [...new Set(values.server)] : Object.keys(lock.servers).sort();
-  knownServers(names, lock.servers, values.lock);
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, values, io);
+  const lock = await readLock(lockFile);
+  // `verify a b` means `verify --server a --server b`.
+  const selected = [...(values.server ?? []), ...positionals];
+  const names = selected.length > 0 ? [...new Set(selected)] : Object.keys(lock.servers).sort();
+  knownServers(names, lock.servers, lockFile);
   // Checking nothing is not a pass: a lock emptied by mistake (or by a hostile
   // change) must not turn CI green.
   if (names.length === 0 && values["allow-empty"] !== true) {
     throw new ContractpinError(
       "LOCK_EMPTY",
-      `${values.lock} pins no servers, so there is nothing to verify; pin one with 'contractpin add' or 'contractpin init', or pass --allow-empty`,
+      `${lockFile} pins no servers, so there is nothing to verify; pin one with 'contractpin add' or 'contractpin init', or pass --allow-empty`,
     );
   }
   const allowNew = values["allow-new"] === true;
@@ -91,7 +96,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const exitCode = verifyExitCode(findings);
   if (values.json) {
-    await io.out(renderVerifyJson(values.lock, findings, { allowNew, exitCode }));
+    await io.out(renderVerifyJson(lockFile, findings, { allowNew, exitCode }));
   } else {
     await io.out(renderVerifyText(findings, io.color));
   }
