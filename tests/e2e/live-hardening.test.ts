@@ -17,6 +17,9 @@ const LIVE_STDIO = fileURLToPath(
 const SSE_POLLING = fileURLToPath(
   new URL("../fixtures/servers/live-sse-polling-server.mjs", import.meta.url),
 );
+const STREAM_LOOP = fileURLToPath(
+  new URL("../fixtures/servers/live-http-stream-loop.mjs", import.meta.url),
+);
 const TOOLS = JSON.parse(
   readFileSync(new URL("../fixtures/servers/tools.json", import.meta.url), "utf8"),
 );
@@ -128,21 +131,25 @@ describe("the version probe has its own slice of the deadline on stdio", () => {
   }
 });
 
-describe("Streamable HTTP with SSE polling (a real SDK v1 server)", () => {
+describe("Streamable HTTP with SSE polling: streams the server ends are resumed", () => {
   const servers: Running[] = [];
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
-  async function start(retryMs?: number): Promise<Running & { resumed(): Promise<number> }> {
-    const child = spawn(process.execPath, [SSE_POLLING, ...(retryMs ? [String(retryMs)] : [])], {
+  /** Starts an HTTP fixture; `resumed()` asks it how many streams were resumed with Last-Event-ID. */
+  async function start(
+    fixture = SSE_POLLING,
+    ...args: string[]
+  ): Promise<Running & { resumed(): Promise<number> }> {
+    const child = spawn(process.execPath, [fixture, ...args], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout!.once("data", (d: Buffer) =>
         resolve(Number(/listening on (\d+)/.exec(d.toString())![1])),
       );
-      child.once("exit", () => reject(new Error("the SSE polling server exited")));
+      child.once("exit", () => reject(new Error("the HTTP fixture exited")));
     });
     const running = {
       url: `http://127.0.0.1:${port}/mcp`,
@@ -159,30 +166,58 @@ describe("Streamable HTTP with SSE polling (a real SDK v1 server)", () => {
     return running;
   }
 
-  it("add --url and verify resume the stream (GET + Last-Event-ID); digests as served", async () => {
+  it("a real SDK v1 server (closeSSEStream): add --url and verify resume the stream (GET + Last-Event-ID); digests as served", async () => {
     const ws = workspace();
     const server = await start();
     const add = runCli(["add", "remote", "--url", server.url], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stdout, /^pinned remote \(http .*\): 4 tools, sha256:/);
-    assert.equal(await server.resumed(), 1, "the tools/list stream was resumed once");
+    const afterAdd = await server.resumed();
+    assert.ok(afterAdd >= 1, "the tools/list stream was resumed");
     const verify = runCli(["verify"], { cwd: ws.dir });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
     assert.match(verify.stdout, /OK: 1 server matches the lock/);
-    assert.equal(await server.resumed(), 2);
+    assert.ok((await server.resumed()) > afterAdd, "and again by verify");
     const [pinned, expected] = pinnedAndExpected(ws, "remote");
     assert.deepEqual(pinned, expected);
   });
 
   it("a retry interval past the deadline: no reconnection after it, timed out on time", async () => {
     const ws = workspace();
-    const server = await start(60_000);
+    const server = await start(SSE_POLLING, "60000");
     const started = Date.now();
     const r = runCli(["add", "remote", "--url", server.url, "--timeout", "2"], { cwd: ws.dir });
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^contractpin: server remote: timed out after 2 s\n$/);
-    assert.ok(seconds < 4, `took ${seconds} s`);
+    // Not the 60 s the server asked for: the deadline, plus start-up and clean-up.
+    assert.ok(seconds < 8, `took ${seconds} s`);
     assert.equal(await server.resumed(), 0);
+  });
+
+  it("a server that ends every stream without answering: at most 10 resumptions, then a clear error", async () => {
+    const ws = workspace();
+    const server = await start(STREAM_LOOP);
+    const started = Date.now();
+    const r = runCli(["add", "remote", "--url", server.url, "--timeout", "20"], { cwd: ws.dir });
+    const seconds = (Date.now() - started) / 1000;
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^contractpin: server remote: the server ended its event stream more than 10 times without answering\n$/,
+    );
+    assert.ok(seconds < 15, `took ${seconds} s`);
+    assert.equal(await server.resumed(), 10);
+  });
+
+  it("a standalone GET stream is never opened, so one that would end at once costs nothing", async () => {
+    const ws = workspace();
+    const server = await start(STREAM_LOOP, "standalone");
+    const r = runCli(["add", "remote", "--url", server.url], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    const [pinned, expected] = pinnedAndExpected(ws, "remote");
+    assert.deepEqual(pinned, expected);
+    const standalone = await fetch(server.url.replace("/mcp", "/standalone"));
+    assert.equal(await standalone.text(), "0");
   });
 });

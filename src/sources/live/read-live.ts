@@ -3,6 +3,7 @@ import {
   SSEClientTransport,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { ContractpinError, isContractpinError } from "../../core/errors.js";
@@ -227,7 +228,7 @@ function httpFactory(
         ? new SSEClientTransport(url, { fetch })
         : new StreamableHTTPClientTransport(url, {
             // Resumed streams are fetched through the tap like any other.
-            fetch,
+            fetch: withoutStandaloneStream(fetch),
             reconnectionOptions: {
               maxRetries: 2,
               initialReconnectionDelay: 100,
@@ -237,6 +238,19 @@ function httpFactory(
             reconnectionScheduler: resumptionScheduler(log, endsAt),
           }),
     );
+}
+
+/**
+ * contractpin reads tools/list, nothing a server sends unasked: the GET for a
+ * standalone stream (server notifications and requests) is answered 405 here,
+ * as by a server that offers none, and never sent. So every stream the
+ * transport resumes is the response stream of a request contractpin sent.
+ */
+function withoutStandaloneStream(fetch: FetchLike): FetchLike {
+  return (url, init) =>
+    init?.method === "GET" && !new Headers(init.headers).has("last-event-id")
+      ? Promise.resolve(new Response(null, { status: 405 }))
+      : fetch(url, init);
 }
 
 /**
