@@ -111,7 +111,7 @@ describe("stdio faults", () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /^contractpin: server fake: the server closed the connection\n {2}\| fatal: missing configuration/m,
+      /^contractpin: server fake: the server exited with code 3 before answering\n {2}\| fatal: missing configuration/m,
     );
   });
 

@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { isContractpinError } from "../../core/errors.js";
+import type { ExitStatus } from "./stdio-transport.js";
 
 const TLS = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 
@@ -47,6 +48,18 @@ export function describeError(err: unknown, timeoutSeconds: number): string {
     return `timed out after ${timeoutSeconds} s`;
   const message = err instanceof Error ? err.message : String(err);
   return typeof cause?.message === "string" ? `${message}: ${cause.message}` : message;
+}
+
+/**
+ * One line for a stdio server that ended on its own: its exit code or the
+ * signal that ended it, and whether it had written anything before.
+ */
+export function describeExit(status: ExitStatus, answered: boolean): string {
+  const how =
+    status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  return answered
+    ? `the server closed the connection: it ${how}`
+    : `the server ${how} before answering`;
 }
 
 function httpStatus(status: number, statusText: string): string {

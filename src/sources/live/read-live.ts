@@ -3,15 +3,16 @@ import {
   SSEClientTransport,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { ContractpinError } from "../../core/errors.js";
+import { ContractpinError, isContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { expandReferences, type HttpSource, type StdioSource } from "../../core/server-source.js";
 import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext } from "../read-tools.js";
-import { describeError } from "./describe-error.js";
+import { describeError, describeExit } from "./describe-error.js";
 import { tapFetch } from "./http-tap.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
@@ -31,17 +32,31 @@ const INHERITED_ENV = [
   "SYSTEMROOT",
 ];
 
+// On stdio, a server that leaves server/discover unanswered this long speaks
+// an older protocol: the client falls back to initialize on the same pipe. A
+// slice of the deadline (at most half of it), never all of it. Over HTTP the
+// probe keeps the whole deadline, since a silent endpoint is an outage.
+const PROBE_SLICE_MS = 4000;
+
+// Streamable HTTP "SSE polling" (spec 2025-11-25): a server may end a response
+// stream after its priming event and expect GET with Last-Event-ID. At most
+// this many resumptions per connection, each started before the deadline.
+const MAX_RESUMPTIONS = 10;
+
 /**
  * Reads a live server over stdio or HTTP: connects with the official MCP
  * client, pages through tools/list, and returns the tools exactly as the
- * strict parser read them off the wire. Within ctx.timeoutMs, or it fails;
- * the connection (and for stdio every process of the server) is always
- * closed before this returns.
+ * strict parser read them off the wire. Within ctx.timeoutMs, or it fails:
+ * a result finished after the deadline (a long synchronous parse can hold the
+ * timer past it) is not accepted either. The connection (and for stdio every
+ * process of the server) is always closed before this returns.
  */
 export async function readLiveTools(
   source: StdioSource | HttpSource,
   ctx: ReadContext,
 ): Promise<JsonValue[]> {
+  const endsAt = performance.now() + ctx.timeoutMs;
+  const pastDeadline = () => performance.now() >= endsAt;
   const deadline = AbortSignal.timeout(ctx.timeoutMs);
   const outer = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
   // `stop` ends everything for this server: the deadline, an interrupt, or the
@@ -75,15 +90,23 @@ export async function readLiveTools(
     return t;
   };
   try {
-    return await Promise.race([readWith(source, ctx, log, stop.signal, track), stopped]);
+    const tools = await Promise.race([
+      readWith(source, ctx, log, stop.signal, track, { endsAt, pastDeadline }),
+      stopped,
+    ]);
+    if (pastDeadline()) throw new Error("the read ended after the deadline");
+    return tools;
   } catch (err) {
-    const detail = transports.flatMap((t) =>
-      t instanceof StdioTransport ? t.stderrTail.lines() : [],
-    );
+    // The server as last started: a retried server's stderr is shown once.
+    const stdio = transports.findLast((t): t is StdioTransport => t instanceof StdioTransport);
+    const detail = stdio?.stderrTail.lines() ?? [];
+    const exit = stdio?.exitStatus;
     const message =
-      deadline.aborted && !(ctx.signal?.aborted ?? false)
+      (deadline.aborted || pastDeadline()) && !(ctx.signal?.aborted ?? false)
         ? `timed out after ${ctx.timeoutMs / 1000} s`
-        : describeError(log.error ?? err, ctx.timeoutMs / 1000);
+        : log.error === undefined && !isContractpinError(err) && exit !== undefined
+          ? describeExit(exit, stdio!.hasAnswered)
+          : describeError(log.error ?? err, ctx.timeoutMs / 1000);
     throw Object.assign(new ContractpinError("SERVER_UNREADABLE", message, { cause: err }), {
       detail,
     } satisfies WithDetail);
@@ -94,21 +117,37 @@ export async function readLiveTools(
   }
 }
 
+/** When the read of a server must end. */
+interface Deadline {
+  /** The deadline on the `performance.now()` clock. */
+  endsAt: number;
+  /** True once it has passed, whether or not its timer could fire yet. */
+  pastDeadline: () => boolean;
+}
+
 async function readWith(
   source: StdioSource | HttpSource,
   ctx: ReadContext,
   log: RawLog,
   signal: AbortSignal,
   track: <T extends Transport>(t: T) => T,
+  deadline: Deadline,
 ): Promise<JsonValue[]> {
   const version = packageVersion();
-  const makeTransport =
-    source.transport === "stdio"
-      ? stdioFactory(source, ctx, log, track)
-      : httpFactory(source, ctx, log, track, false);
   let session;
   try {
-    session = await connect(makeTransport, version, signal, ctx.timeoutMs);
+    session =
+      source.transport === "stdio"
+        ? await connect(stdioFactory(source, ctx, log, track), version, signal, ctx.timeoutMs, {
+            probeTimeoutMs: Math.max(1, Math.min(PROBE_SLICE_MS, Math.floor(ctx.timeoutMs / 2))),
+            mayRetry: (t) => !(t instanceof StdioTransport) || t.mayRetryAfterProbe(),
+          })
+        : await connect(
+            httpFactory(source, ctx, log, track, false, deadline.endsAt),
+            version,
+            signal,
+            ctx.timeoutMs,
+          );
   } catch (err) {
     // A server that speaks only the older HTTP+SSE transport answers a
     // Streamable HTTP POST with 400, 404 or 405: try the legacy transport.
@@ -121,7 +160,7 @@ async function readWith(
       throw err;
     try {
       session = await connect(
-        httpFactory(source, ctx, log, track, true),
+        httpFactory(source, ctx, log, track, true, deadline.endsAt),
         version,
         signal,
         ctx.timeoutMs,
@@ -130,7 +169,7 @@ async function readWith(
       throw err;
     }
   }
-  return listTools(session.client, log, signal, ctx.timeoutMs);
+  return listTools(session.client, log, signal, ctx.timeoutMs, deadline.pastDeadline);
 }
 
 function stdioFactory(
@@ -151,7 +190,13 @@ function stdioFactory(
   for (const [name, value] of Object.entries(source.env ?? {}))
     env[name] = expandReferences(value, ctx.env, `env ${name}`);
   const cwd = resolve(ctx.lockDir, source.cwd ?? ".");
-  return () => track(new StdioTransport({ command: argv[0]!, args: argv.slice(1), env, cwd }, log));
+  const spec = {
+    command: argv[0]!,
+    args: argv.slice(1),
+    env,
+    cwd,
+  };
+  return () => track(new StdioTransport(spec, log));
 }
 
 function httpFactory(
@@ -160,6 +205,7 @@ function httpFactory(
   log: RawLog,
   track: <T extends Transport>(t: T) => T,
   legacySse: boolean,
+  endsAt: number,
 ) {
   const url = parseUrl(expandReferences(source.url, ctx.env, "the URL"));
   const headers: Record<string, string> = {};
@@ -180,15 +226,55 @@ function httpFactory(
       legacySse
         ? new SSEClientTransport(url, { fetch })
         : new StreamableHTTPClientTransport(url, {
-            fetch,
+            // Resumed streams are fetched through the tap like any other.
+            fetch: withoutStandaloneStream(fetch),
             reconnectionOptions: {
-              maxRetries: 0,
-              initialReconnectionDelay: 1000,
+              maxRetries: 2,
+              initialReconnectionDelay: 100,
               maxReconnectionDelay: 1000,
-              reconnectionDelayGrowFactor: 1,
+              reconnectionDelayGrowFactor: 2,
             },
+            reconnectionScheduler: resumptionScheduler(log, endsAt),
           }),
     );
+}
+
+/**
+ * contractpin reads tools/list, nothing a server sends unasked: the GET for a
+ * standalone stream (server notifications and requests) is answered 405 here,
+ * as by a server that offers none, and never sent. So every stream the
+ * transport resumes is the response stream of a request contractpin sent.
+ */
+function withoutStandaloneStream(fetch: FetchLike): FetchLike {
+  return (url, init) =>
+    init?.method === "GET" && !new Headers(init.headers).has("last-event-id")
+      ? Promise.resolve(new Response(null, { status: 405 }))
+      : fetch(url, init);
+}
+
+/**
+ * Schedules the resumption of a response stream the server ended (after the
+ * delay it asked for with `retry:`, or a short backoff), but never one that
+ * would start after the deadline (the read then times out), and no more than
+ * MAX_RESUMPTIONS per connection (a server that ends every stream without
+ * answering fails).
+ */
+function resumptionScheduler(log: RawLog, endsAt: number) {
+  let count = 0;
+  return (reconnect: () => void, delayMs: number): (() => void) | undefined => {
+    if (performance.now() + delayMs >= endsAt) return undefined;
+    if (++count > MAX_RESUMPTIONS) {
+      log.fail(
+        new ContractpinError(
+          "SERVER_UNREADABLE",
+          `the server ended its event stream more than ${MAX_RESUMPTIONS} times without answering`,
+        ),
+      );
+      return undefined;
+    }
+    const timer = setTimeout(reconnect, delayMs);
+    return () => clearTimeout(timer);
+  };
 }
 
 /** Ends a session: DELETE for a Streamable HTTP session, then the transport's own close (which ends a stdio server's process group). */

@@ -20,39 +20,65 @@ const ANY_RESULT = {
   },
 };
 
+/** How one connection is made. */
+export interface ConnectOptions {
+  /**
+   * How long the server/discover probe may go unanswered before the client
+   * falls back to initialize on the same connection (stdio, where a silent
+   * pipe means an older server). Default: the whole `timeoutMs`, which over
+   * HTTP makes a silent endpoint an outage.
+   */
+  probeTimeoutMs?: number;
+  /**
+   * Whether a probe that broke the first connection may be followed by a
+   * plain initialize on a fresh one (default: always).
+   */
+  mayRetry?: (transport: Transport) => boolean | Promise<boolean>;
+}
+
 /**
  * A client with a fixed identity: no capabilities and clientInfo
  * `contractpin`, so a server that varies its tools by client capability gives
  * the same list on every run. Version negotiation is 'auto': 2026-07-28
- * through server/discover where the server speaks it, otherwise initialize.
+ * through server/discover where the server speaks it, otherwise initialize;
+ * `probeTimeoutMs` bounds the probe (default: the request timeout).
  */
-export function newClient(version: string, legacyOnly: boolean): Client {
-  return new Client(
-    { name: CLIENT_NAME, version },
-    { capabilities: {}, versionNegotiation: { mode: legacyOnly ? "legacy" : "auto" } },
-  );
+export function newClient(version: string, legacyOnly: boolean, probeTimeoutMs?: number): Client {
+  const versionNegotiation = legacyOnly
+    ? { mode: "legacy" as const }
+    : {
+        mode: "auto" as const,
+        ...(probeTimeoutMs === undefined ? {} : { probe: { timeoutMs: probeTimeoutMs } }),
+      };
+  return new Client({ name: CLIENT_NAME, version }, { capabilities: {}, versionNegotiation });
 }
 
 /**
  * Connects, trying version negotiation first and falling back to a plain
- * initialize on a fresh transport when the probe itself fails (some servers
- * close the connection on a method they do not know).
+ * initialize on a fresh transport when the probe itself broke the connection
+ * (some servers end on a method they do not know) and `mayRetry` allows it.
  */
 export async function connect(
   makeTransport: () => Transport,
   version: string,
   signal: AbortSignal,
   timeoutMs: number,
+  options: ConnectOptions = {},
 ): Promise<{ client: Client; transport: Transport }> {
   const transport = makeTransport();
-  const client = newClient(version, false);
+  const client = newClient(version, false, options.probeTimeoutMs);
   try {
     await client.connect(transport, { signal, timeout: timeoutMs });
     return { client, transport };
   } catch (err) {
+    // Decided before close(), which ends the process that the decision looks at.
+    const again =
+      err instanceof SdkError &&
+      err.code === "ERA_NEGOTIATION_FAILED" &&
+      !signal.aborted &&
+      ((await options.mayRetry?.(transport)) ?? true);
     await client.close().catch(() => undefined);
-    if (!(err instanceof SdkError && err.code === "ERA_NEGOTIATION_FAILED") || signal.aborted)
-      throw err;
+    if (!again || signal.aborted) throw err;
   }
   const retry = makeTransport();
   const legacy = newClient(version, true);
@@ -63,13 +89,16 @@ export async function connect(
 /**
  * Pages through tools/list to the end and returns every tool exactly as the
  * strict parser read it off the wire. Stops with an error on a repeated
- * cursor, past MAX_PAGES, or when `signal` fires (the server's deadline).
+ * cursor, past MAX_PAGES, or at the server's deadline: when `signal` fires, or
+ * when `pastDeadline` says a page was finished too late (a long synchronous
+ * parse holds the timer that fires `signal`).
  */
 export async function listTools(
   client: Client,
   log: RawLog,
   signal: AbortSignal,
   timeoutMs: number,
+  pastDeadline: () => boolean = () => false,
 ): Promise<JsonValue[]> {
   const tools: JsonValue[] = [];
   const seen = new Set<string>();
@@ -96,6 +125,7 @@ export async function listTools(
     }
     const raw = await log.awaitToolsListResponse(1000);
     if (log.error !== undefined) throw log.error;
+    if (pastDeadline()) throw new Error(`tools/list page ${page} arrived after the deadline`);
     if (raw === undefined) throw new Error("the tools/list response was not captured");
     const result = pageOf(raw, `tools/list page ${page}`, "a tools/list result");
     for (const tool of result.tools) tools.push(tool);

@@ -1,34 +1,91 @@
 /**
- * Keeps the last lines a child wrote to stderr, in bounded memory however
- * much it writes, for the message shown when that server fails.
+ * Keeps the first and the last lines a child wrote to stderr, in bounded
+ * memory however much it writes, for the message shown when that server
+ * fails: the cause is usually near the top (`Cannot find module ...`), the
+ * way it ended near the bottom, and a long stack between them.
  */
 export class StderrTail {
+  private head: Buffer = Buffer.alloc(0);
   private tail: Buffer = Buffer.alloc(0);
+  private total = 0;
+  private newlines = 0;
+  private endsWithNewline = true;
 
+  /**
+   * @param maxHeadBytes bytes kept from the start (default 2 KiB)
+   * @param maxHeadLines lines shown from the start (default 4)
+   * @param maxTailBytes bytes kept from the end (default 4 KiB)
+   * @param maxTailLines lines shown from the end (default 8)
+   */
   constructor(
-    private readonly maxBytes = 4096,
-    private readonly maxLines = 8,
+    private readonly maxHeadBytes = 2048,
+    private readonly maxHeadLines = 4,
+    private readonly maxTailBytes = 4096,
+    private readonly maxTailLines = 8,
   ) {}
 
   push(chunk: Buffer): void {
-    const joined = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
+    if (chunk.length === 0) return;
+    this.total += chunk.length;
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) this.newlines++;
+    this.endsWithNewline = chunk[chunk.length - 1] === 0x0a;
+    let rest = chunk;
+    if (this.head.length < this.maxHeadBytes) {
+      const room = this.maxHeadBytes - this.head.length;
+      this.head = Buffer.concat([this.head, rest.subarray(0, room)]);
+      rest = rest.subarray(room);
+      if (rest.length === 0) return;
+    }
+    const joined = this.tail.length === 0 ? rest : Buffer.concat([this.tail, rest]);
     this.tail =
-      joined.length > this.maxBytes
-        ? Buffer.from(joined.subarray(joined.length - this.maxBytes))
-        : joined;
+      joined.length > this.maxTailBytes
+        ? Buffer.from(joined.subarray(joined.length - this.maxTailBytes))
+        : Buffer.from(joined);
   }
 
-  /** The last lines, decoded leniently, with terminal controls removed and long lines cut. */
+  /**
+   * The first and last lines, decoded leniently, with terminal controls
+   * removed and long lines cut, and one `... N lines skipped ...` line
+   * between them when lines were left out.
+   */
   lines(): string[] {
-    /* eslint-disable no-control-regex -- removing terminal controls is the point */
-    return this.tail
-      .toString("utf8")
-      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
-      .split(/\r?\n/)
-      .map((line) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trimEnd())
-      .filter((line) => line !== "")
-      .slice(-this.maxLines)
-      .map((line) => (line.length > 200 ? `${line.slice(0, 197)}...` : line));
-    /* eslint-enable no-control-regex */
+    const lineCount = this.newlines + (this.endsWithNewline ? 0 : 1);
+    let first: string[];
+    let last: string[];
+    if (this.head.length + this.tail.length === this.total) {
+      // Everything is still here: cut by lines only.
+      const all = splitLines(Buffer.concat([this.head, this.tail]));
+      if (all.length <= this.maxHeadLines + this.maxTailLines) return clean(all);
+      first = all.slice(0, this.maxHeadLines);
+      last = all.slice(-this.maxTailLines);
+    } else {
+      // The middle was dropped: the head's last line and the tail's first may be partial.
+      first = splitLines(this.head).slice(0, this.maxHeadLines);
+      last = splitLines(this.tail).slice(1).slice(-this.maxTailLines);
+    }
+    const skipped = lineCount - first.length - last.length;
+    const marker =
+      skipped > 0 ? [`... ${skipped} line${skipped === 1 ? "" : "s"} skipped ...`] : [];
+    return [...clean(first), ...marker, ...clean(last)];
   }
+}
+
+function splitLines(bytes: Buffer): string[] {
+  const lines = bytes.toString("utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+function clean(lines: string[]): string[] {
+  /* eslint-disable no-control-regex -- removing terminal controls is the point */
+  return lines
+    .map((line) =>
+      line
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+        .trimEnd(),
+    )
+    .filter((line) => line !== "")
+    .map((line) => (line.length > 200 ? `${line.slice(0, 197)}...` : line));
+  /* eslint-enable no-control-regex */
 }

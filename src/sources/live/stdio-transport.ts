@@ -3,7 +3,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
 import { StderrTail } from "./stderr-tail.js";
 
-/** What to spawn: argv, environment and working directory, already expanded. */
+/** What to spawn: argv, environment and working directory, already expanded; and the longest stdout line accepted. */
 export interface SpawnSpec {
   command: string;
   args: string[];
@@ -11,14 +11,29 @@ export interface SpawnSpec {
   cwd: string;
 }
 
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** How a server process ended on its own: its exit code, or the signal that ended it. */
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+// How long an exited server's pipes may still deliver what it wrote before it
+// exited: long enough to drain them, short enough that a helper it left behind
+// holding them open cannot stall the read.
+const DRAIN_MS = 250;
+
+// What a server prints when it ends on a request it did not expect before
+// `initialize` (servers on the Rust SDK, rmcp: "expect initialized request,
+// but received: ..."): the probe broke that process, not the server.
+const PROBE_REJECTED = /initiali[sz]e|server\/discover|server-discover-probe/i;
 
 /**
  * An MCP stdio transport of contractpin's own. Unlike the library's, it
  * hands every stdout line to the strict parser (through the RawLog) before
  * anything else sees it, starts the server in its own process group, and ends
  * that whole group, grandchildren included, when it closes. The server's
- * stderr is kept apart (last lines only), never mixed into contractpin's.
+ * stderr is kept apart (first and last lines only), never mixed into
+ * contractpin's; how the process ended is kept for the error message.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -31,7 +46,13 @@ export class StdioTransport implements Transport {
   private chunks: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private closing = false;
   private hasExited = false;
+  private spawnFailed = false;
+  private ended: ExitStatus | undefined;
+  private answered = false;
+  private markFinished!: () => void;
+  private readonly finished = new Promise<void>((done) => (this.markFinished = done));
 
   constructor(
     private readonly spec: SpawnSpec,
@@ -68,11 +89,24 @@ export class StdioTransport implements Transport {
         child.once("error", end); // a command that could not be started never exits
       });
       child.once("error", (err) => {
+        this.spawnFailed = true;
         reject(err);
         this.finish();
       });
       child.once("spawn", () => resolve());
-      child.once("exit", () => this.finish());
+      child.once("exit", (code, signal) => {
+        if (!this.closing) this.ended = { code, signal };
+        // What it wrote just before it exited may still be in the pipes.
+        const drained = (stream: NodeJS.ReadableStream | null) =>
+          new Promise<void>((done) => {
+            if (stream === null || (stream as { readableEnded?: boolean }).readableEnded) done();
+            else stream.once("end", done).once("close", done);
+          });
+        void Promise.race([
+          Promise.all([drained(child.stdout), drained(child.stderr)]),
+          new Promise<void>((done) => setTimeout(done, DRAIN_MS).unref()),
+        ]).then(() => this.finish());
+      });
       child.stdin!.on("error", (err) => this.onerror?.(err));
       child.stderr!.on("data", (chunk: Buffer) => this.stderrTail.push(chunk));
       child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
@@ -87,15 +121,15 @@ export class StdioTransport implements Transport {
       this.chunks = [];
       this.pendingBytes = 0;
       from = nl + 1;
+      this.answered ||= line.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d);
       this.onLine(line);
     }
     if (from < buf.length) {
       this.chunks.push(buf.subarray(from));
       this.pendingBytes += buf.length - from;
-      if (this.pendingBytes > MAX_LINE_BYTES) {
-        this.log.fail(
-          new Error(`the server sent a message longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB`),
-        );
+      if (this.pendingBytes > this.log.maxMessageBytes) {
+        // One wording and one limit for every transport.
+        this.log.failTooLarge();
         this.chunks = [];
         this.pendingBytes = 0;
       }
@@ -107,6 +141,33 @@ export class StdioTransport implements Transport {
     // A line that is not JSON at all (a log line) is skipped with a warning, as official clients skip it.
     const message = this.log.receivedLine(line);
     if (message !== undefined) this.onmessage?.(message as unknown as JSONRPCMessage);
+  }
+
+  /** How the server ended on its own, once it has; undefined while it runs, and when it was ended by close(). */
+  get exitStatus(): ExitStatus | undefined {
+    return this.ended;
+  }
+
+  /** True once the server wrote at least one line to stdout. */
+  get hasAnswered(): boolean {
+    return this.answered;
+  }
+
+  /**
+   * Whether a version probe that broke this connection deserves a second
+   * process, started for a plain `initialize`: yes while the server still
+   * runs, or when it ended saying it expected `initialize` first. A server
+   * that could not be started, or that ended for a reason of its own (a
+   * missing module, bad configuration), would only fail again, and a second
+   * start would run `npx` (and any side effect of starting) twice.
+   */
+  async mayRetryAfterProbe(): Promise<boolean> {
+    if (this.spawnFailed) return false;
+    // A probe that could not be written usually means the process is ending:
+    // let its exit, and the stderr it wrote, arrive.
+    await Promise.race([this.finished, delay(2 * DRAIN_MS)]);
+    if (this.ended === undefined) return true;
+    return this.stderrTail.lines().some((line) => PROBE_REJECTED.test(line));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -126,6 +187,7 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (child === undefined) return;
+    this.closing = true;
     child.stdin?.end();
     if (!(await this.exitsWithin(300))) {
       this.signalGroup("SIGTERM");
@@ -164,6 +226,9 @@ export class StdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.markFinished();
     this.onclose?.();
   }
 }
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
