@@ -15,6 +15,14 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_CANONICAL_BYTES = 1024 * 1024 * 1024;
 
+/**
+ * The longest tool name accepted, in Unicode characters (code points): 1,024.
+ * The MCP specification recommends 1 to 128; eight times that refuses no
+ * real server while keeping a name (at most 4 KiB of UTF-8) fit for a lock
+ * entry and a terminal line.
+ */
+export const MAX_TOOL_NAME_CHARS = 1024;
+
 /** A size for messages: "64 MiB" when it is a whole number of MiB, else "1,000 bytes". */
 export function formatBytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
