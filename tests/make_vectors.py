@@ -22,6 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_PATH = os.path.join(HERE, "vectors.json")
 CANONICALIZATION = "contractpin-canonical-json/1"
+MAX_TOOL_NAME_CHARS = 1024  # SPEC.md section 1: longer tool names are TOOL_NAME_INVALID
 
 
 class Reject(Exception):
@@ -303,6 +304,8 @@ def project(tool):
         raise Reject("TOOL_NOT_OBJECT", type(tool).__name__)
     if not isinstance(tool.get("name"), str):  # missing, null, number, ... are all invalid
         raise Reject("TOOL_NAME_INVALID", repr(tool.get("name")))
+    if len(tool["name"]) > MAX_TOOL_NAME_CHARS:  # code points, as Python counts them
+        raise Reject("TOOL_NAME_INVALID", f"a name of {len(tool['name'])} characters")
     contract = {
         "name": tool["name"],
         "description": tool.get("description"),  # absent and null are the same contract

@@ -1,4 +1,6 @@
 import { canonicalizeAt } from "./canonical-json.js";
+import { ContractpinError } from "./errors.js";
+import { formatBytes, MAX_CANONICAL_BYTES } from "./limits.js";
 import { sortKeys } from "./sort-keys.js";
 
 /**
@@ -19,13 +21,45 @@ import { sortKeys } from "./sort-keys.js";
  * several. The byte loop is faster once compiled.
  */
 export class CanonicalWriter {
-  private buf = Buffer.allocUnsafe(64 * 1024);
+  private buf: Buffer;
   /** Bytes written so far. */
   pos = 0;
 
-  /** Starts a new document. */
+  /**
+   * Every write passes Buffer#utf8Write its exact length and checks the count
+   * written: given no length, utf8Write writes nothing at all once the space
+   * after the offset passes 2^31 - 1 bytes, which made every later digest in
+   * the process sha256(""). The buffer never grows past `maxBytes`, and after
+   * a value that would not fit it starts afresh at its initial size.
+   *
+   * @param maxBytes the largest document written (default {@link MAX_CANONICAL_BYTES});
+   *   a larger one is CANON_TOO_LARGE. At most 2^31 - 1, the most utf8Write takes.
+   * @param initialBytes the buffer's first size (default 64 KiB, or `maxBytes` if smaller).
+   */
+  constructor(
+    private readonly maxBytes = MAX_CANONICAL_BYTES,
+    private readonly initialBytes = Math.min(64 * 1024, maxBytes),
+  ) {
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1 || maxBytes > 2 ** 31 - 1)
+      throw new RangeError(`maxBytes must be from 1 to 2^31 - 1, not ${maxBytes}`);
+    if (!Number.isSafeInteger(initialBytes) || initialBytes < 1 || initialBytes > maxBytes)
+      throw new RangeError(`initialBytes must be from 1 to maxBytes, not ${initialBytes}`);
+    this.buf = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** The buffer's current size in bytes: never more than the maximum. */
+  get capacity(): number {
+    return this.buf.length;
+  }
+
+  /**
+   * Starts a new document. A buffer grown past RETAINED_BYTES for one large
+   * value is let go, so that one huge tool does not pin its memory for the
+   * rest of the process.
+   */
   reset(): void {
     this.pos = 0;
+    if (this.buf.length > RETAINED_BYTES) this.buf = Buffer.allocUnsafe(this.initialBytes);
   }
 
   /** The bytes from `start` to `end` (a view: valid until the next write). */
@@ -36,7 +70,7 @@ export class CanonicalWriter {
   /** Appends ASCII text that needs no escaping (punctuation, quoted field names). */
   raw(text: string): void {
     const n = text.length;
-    this.ensure(n);
+    if (this.pos + n > this.buf.length) this.grow(n);
     const buf = this.buf;
     const pos = this.pos;
     for (let i = 0; i < n; i++) buf[pos + i] = text.charCodeAt(i);
@@ -47,9 +81,7 @@ export class CanonicalWriter {
   value(value: unknown, depth = 0): void {
     if (textPath.valuesLeft > 0) {
       textPath.valuesLeft--;
-      const text = canonicalizeAt(value, depth);
-      this.ensure(text.length * 3);
-      this.pos += utf8Write(this.buf, text, this.pos);
+      this.text(canonicalizeAt(value, depth));
       return;
     }
     this.write(value, depth);
@@ -113,22 +145,22 @@ export class CanonicalWriter {
 
   private string(s: string): void {
     const n = s.length;
-    this.ensure(n * 3 + 2);
-    const buf = this.buf;
-    let pos = this.pos;
-    buf[pos++] = 0x22;
-    if (n <= 32) {
+    if (n <= 32 && this.pos + n + 2 <= this.buf.length) {
       // Short strings (most keys and enum values): copy plain ASCII byte by byte,
-      // which is cheaper than a call into the encoder.
+      // which is cheaper than a call into the encoder. n + 2 bytes are enough
+      // for that; anything else takes the general path below.
+      const buf = this.buf;
+      const pos = this.pos;
+      buf[pos] = 0x22;
       let i = 0;
       for (; i < n; i++) {
         const c = s.charCodeAt(i);
         if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) break;
-        buf[pos + i] = c;
+        buf[pos + 1 + i] = c;
       }
       if (i === n) {
-        buf[pos + n] = 0x22;
-        this.pos = pos + n + 1;
+        buf[pos + 1 + n] = 0x22;
+        this.pos = pos + n + 2;
         return;
       }
     }
@@ -136,19 +168,43 @@ export class CanonicalWriter {
       // Rare: JSON.stringify escapes exactly as spec 3.5 for well-formed strings;
       // a lone surrogate goes to canonicalize, which rejects it.
       if (!s.isWellFormed()) this.slowPath(s);
-      const quoted = JSON.stringify(s);
-      this.ensure(quoted.length * 3);
-      this.pos += utf8Write(this.buf, quoted, this.pos);
+      this.text(JSON.stringify(s));
       return;
     }
-    pos += utf8Write(buf, s, pos);
-    buf[pos++] = 0x22;
-    this.pos = pos;
+    const length = Buffer.byteLength(s, "utf8");
+    if (this.pos + length + 2 > this.buf.length) this.grow(length + 2);
+    this.buf[this.pos++] = 0x22;
+    this.encode(s, length);
+    this.buf[this.pos++] = 0x22;
   }
 
   private byte(b: number): void {
-    if (this.pos >= this.buf.length) this.ensure(1);
+    if (this.pos >= this.buf.length) this.grow(1);
     this.buf[this.pos++] = b;
+  }
+
+  /** Appends text that is already canonical JSON. */
+  private text(text: string): void {
+    const length = Buffer.byteLength(text, "utf8");
+    if (this.pos + length > this.buf.length) this.grow(length);
+    this.encode(text, length);
+  }
+
+  /**
+   * Encodes `s` as UTF-8 at the current position, exactly `length` bytes
+   * (Buffer.byteLength of `s`; the space is there). The count written must be
+   * that length: anything else is a write that went wrong, never a digest.
+   */
+  private encode(s: string, length: number): void {
+    const written = utf8Write(this.buf, s, this.pos, length);
+    if (written !== length) {
+      this.startAfresh();
+      throw new ContractpinError(
+        "CANON_WRITE_FAILED",
+        `cannot canonicalize: wrote ${written} of ${length} bytes of a string`,
+      );
+    }
+    this.pos += length;
   }
 
   /**
@@ -157,24 +213,48 @@ export class CanonicalWriter {
    * precise CANON_* error with the value's path.
    */
   private slowPath(v: unknown, depth = 0): void {
-    const text = canonicalizeAt(v, depth);
-    this.ensure(text.length * 3);
-    this.pos += utf8Write(this.buf, text, this.pos);
+    this.text(canonicalizeAt(v, depth));
   }
 
-  private ensure(extra: number): void {
-    if (this.pos + extra <= this.buf.length) return;
+  /**
+   * Makes room for `extra` more bytes: doubles the buffer, up to the maximum.
+   * A document that would pass the maximum is refused, and the writer starts
+   * afresh, so that no later document inherits its state.
+   */
+  private grow(extra: number): void {
+    const needed = this.pos + extra;
+    if (needed > this.maxBytes) {
+      this.startAfresh();
+      throw new ContractpinError(
+        "CANON_TOO_LARGE",
+        `cannot canonicalize: the canonical form is larger than ${formatBytes(this.maxBytes)}`,
+      );
+    }
     let size = this.buf.length * 2;
-    while (size < this.pos + extra) size *= 2;
-    const next = Buffer.allocUnsafe(size);
+    while (size < needed) size *= 2;
+    const next = Buffer.allocUnsafe(Math.min(size, this.maxBytes));
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
   }
+
+  private startAfresh(): void {
+    this.pos = 0;
+    this.buf = Buffer.allocUnsafe(this.initialBytes);
+  }
 }
 
-// Buffer#utf8Write skips Buffer#write's argument handling; the space is ensured first.
-const utf8Write = (buf: Buffer, text: string, pos: number): number =>
-  (buf as unknown as { utf8Write(s: string, offset: number): number }).utf8Write(text, pos);
+// Buffer#utf8Write skips Buffer#write's argument handling. The length is
+// always given: without it, utf8Write takes the space left after the offset,
+// and writes nothing when that is 2^31 bytes or more.
+const utf8Write = (buf: Buffer, text: string, pos: number, length: number): number =>
+  (buf as unknown as { utf8Write(s: string, offset: number, length: number): number }).utf8Write(
+    text,
+    pos,
+    length,
+  );
+
+// A buffer larger than this is let go at the next reset (see reset).
+const RETAINED_BYTES = 16 * 1024 * 1024;
 
 // Characters a JSON string must escape: the quote, the backslash, and U+0000 to U+001F.
 // eslint-disable-next-line no-control-regex

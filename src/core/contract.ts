@@ -1,5 +1,6 @@
 import { ContractpinError } from "./errors.js";
 import { getMember, isJsonObject, type JsonValue } from "./json-value.js";
+import { MAX_TOOL_NAME_CHARS } from "./limits.js";
 
 /** The contract fields, in canonical (UTF-16) key order. */
 export const CONTRACT_FIELDS = [
@@ -32,7 +33,7 @@ export interface Contract {
  * the contents of the kept fields are never rewritten.
  *
  * @throws ContractpinError TOOL_NOT_OBJECT, or TOOL_NAME_INVALID when `name`
- *   is missing or not a string.
+ *   is missing, not a string, or longer than {@link MAX_TOOL_NAME_CHARS} characters.
  */
 export function contractOf(tool: JsonValue, where = "tool"): Contract {
   if (!isJsonObject(tool)) {
@@ -44,6 +45,17 @@ export function contractOf(tool: JsonValue, where = "tool"): Contract {
       name === undefined ? "has no name" : `has a name that is ${describe(name)}, not a string`;
     throw new ContractpinError("TOOL_NAME_INVALID", `${where} ${problem}`);
   }
+  // Characters are code points: 1,024 emoji are 2,048 UTF-16 units. Only a
+  // long name is counted, and never past twice the limit in units.
+  if (
+    name.length > MAX_TOOL_NAME_CHARS &&
+    (name.length > 2 * MAX_TOOL_NAME_CHARS || countCodePoints(name) > MAX_TOOL_NAME_CHARS)
+  ) {
+    throw new ContractpinError(
+      "TOOL_NAME_INVALID",
+      `${where} has a name longer than ${MAX_TOOL_NAME_CHARS} characters, the most contractpin accepts (MCP recommends at most 128)`,
+    );
+  }
   const contract: Contract = {
     name,
     description: getMember(tool, "description") ?? null,
@@ -54,6 +66,20 @@ export function contractOf(tool: JsonValue, where = "tool"): Contract {
   const annotations = getMember(tool, "annotations");
   if (annotations !== undefined && annotations !== null) contract.annotations = annotations;
   return contract;
+}
+
+function countCodePoints(s: string): number {
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one character (names are well-formed here).
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
 }
 
 function describe(value: JsonValue): string {

@@ -21,7 +21,9 @@ export type CanonicalErrorCode =
   | "CANON_UNSUPPORTED_TYPE"
   | "CANON_NON_PLAIN_OBJECT"
   | "CANON_ARRAY_HOLE"
-  | "CANON_TOO_DEEP";
+  | "CANON_TOO_DEEP"
+  | "CANON_TOO_LARGE"
+  | "CANON_WRITE_FAILED";
 
 /** Codes raised while turning tools/list data into contracts and digests (spec 2, 4). */
 export type ToolsErrorCode =

@@ -1,12 +1,31 @@
 import { resolve } from "node:path";
+import { ContractpinError } from "../core/errors.js";
 import type { JsonValue } from "../core/json-value.js";
 import type { FileSource } from "../core/server-source.js";
 import { parseJson } from "../core/strict-json.js";
 import { toolsFromDump } from "../core/tools-list.js";
-import { readInput } from "../io/read-input.js";
+import { readRegularFile } from "../io/read-input.js";
 import type { ReadContext } from "./read-tools.js";
 
-/** Reads a tools/list dump named by a lock (`path` relative to the lock's directory). */
+/**
+ * Reads a tools/list dump named by a lock (`path` relative to the lock's
+ * directory): a regular file of at most ctx.maxMessageBytes, read and parsed
+ * within ctx.timeoutMs. A FIFO or a device is refused rather than waited on.
+ */
 export async function readFileTools(source: FileSource, ctx: ReadContext): Promise<JsonValue[]> {
-  return toolsFromDump(parseJson(await readInput(resolve(ctx.lockDir, source.path))));
+  ctx.signal?.throwIfAborted();
+  const started = performance.now();
+  const bytes = readRegularFile(
+    resolve(ctx.lockDir, source.path),
+    ctx.maxMessageBytes,
+    " (--max-message-mib raises it)",
+  );
+  const tools = toolsFromDump(parseJson(bytes));
+  // Reading and parsing are synchronous: a dump that took longer than the
+  // deadline is refused afterwards, as a live server's late answer would be.
+  if (performance.now() - started > ctx.timeoutMs) {
+    throw new ContractpinError("SERVER_UNREADABLE", `timed out after ${ctx.timeoutMs / 1000} s`);
+  }
+  ctx.signal?.throwIfAborted();
+  return tools;
 }

@@ -8,8 +8,9 @@ import type { Io } from "../io.js";
 export const help = `Usage: contractpin canonicalize [FILE|-]
 
 Prints the canonical form (contractpin-canonical-json/1, RFC 8785) of one JSON
-value: sorted keys, no whitespace, no trailing newline. Reads FILE, or standard
-input when FILE is - or absent. The input goes through the strict parser, so
+value: sorted keys, no whitespace, no trailing newline. Reads FILE (a regular
+file), or standard input when FILE is - or absent; at most 64 MiB. The input
+goes through the strict parser, so
 duplicate keys, lone surrogates, 1e400 and invalid UTF-8 are rejected (exit 2).
 `;
 

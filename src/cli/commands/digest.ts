@@ -11,8 +11,8 @@ import { renderServerDigests } from "../render/digest-text.js";
 export const help = `Usage: contractpin digest [FILE|-] [--json]
 
 Computes the contract digests of a tools/list dump: each tool's digest and
-field digests, and the server digest (spec sections 2-4). Reads FILE, or
-standard input when FILE is - or absent.
+field digests, and the server digest (spec sections 2-4). Reads FILE (a
+regular file), or standard input when FILE is - or absent; at most 64 MiB.
 
 Accepted dumps:
   a tools/list result           {"tools": [...]}

@@ -43,15 +43,28 @@ export function displayName(name: string): string {
 }
 
 /**
- * Text that came from a server (an error message, a stderr line) made safe for
- * one line of a terminal or CI log: escape sequences and control characters
- * removed, line breaks turned into spaces.
+ * Text that came from a server or a file (an error message, a stderr line)
+ * made safe for one line of a terminal or CI log: escape sequences and control
+ * characters removed, line breaks turned into spaces, and characters that
+ * would reorder or hide text (bidi overrides, zero-width characters, line and
+ * paragraph separators, lone surrogates) shown as \u escapes.
  */
 export function sanitizeLine(text: string): string {
   /* eslint-disable no-control-regex -- removing control characters is the point */
   return text
     .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
     .replace(/[\r\n]+/g, " ")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .replace(INVISIBLE, escapeUnits);
   /* eslint-enable no-control-regex */
+}
+
+// Format characters (tag characters included), line and paragraph separators, unpaired surrogates.
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+function escapeUnits(c: string): string {
+  let escaped = "";
+  for (let i = 0; i < c.length; i++)
+    escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return escaped;
 }

@@ -12,7 +12,9 @@ const TOOL_LABEL: Record<ToolFinding["status"], string> = {
 export function renderVerifyText(findings: readonly ServerFinding[], color: boolean): string {
   const s = style(color);
   const lines: string[] = [];
-  for (const server of findings) lines.push(...serverLines(server, s));
+  // One push per line: spreading a server's lines into one call would pass
+  // every tool as an argument, which overflows the stack at ~100,000 tools.
+  for (const server of findings) for (const line of serverLines(server, s)) lines.push(line);
   lines.push("", summaryLine(findings, s));
   return lines.join("\n") + "\n";
 }
@@ -27,7 +29,8 @@ function serverLines(server: ServerFinding, s: Style): string[] {
   const count = server.tools.filter((t) => t.status !== "added").length;
   const head = server.status === "ok" ? s.green("ok") : s.red("DRIFT");
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
-  const width = Math.max(0, ...server.tools.map((t) => displayName(t.name).length));
+  let width = 0;
+  for (const tool of server.tools) width = Math.max(width, displayName(tool.name).length);
   for (const tool of server.tools) {
     const label = TOOL_LABEL[tool.status].padEnd(9);
     const painted =
