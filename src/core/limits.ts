@@ -23,6 +23,13 @@ export const MAX_CANONICAL_BYTES = 1024 * 1024 * 1024;
  */
 export const MAX_TOOL_NAME_CHARS = 1024;
 
+/**
+ * The largest lock file read: 256 MiB. A lock holds about 460 bytes per tool,
+ * so this is over half a million tools; a lock pointed at /dev/zero or a huge
+ * file fails at once instead of filling memory.
+ */
+export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
+
 /** A size for messages: "64 MiB" when it is a whole number of MiB, else "1,000 bytes". */
 export function formatBytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);

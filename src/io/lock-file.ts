@@ -5,7 +5,6 @@ import {
   statSync,
   fsyncSync,
   openSync,
-  readFileSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -15,7 +14,8 @@ import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
 import { parseJson } from "../core/strict-json.js";
 import { rebaseLock } from "../core/lock-rebase.js";
-import { reason } from "./read-input.js";
+import { readRegularFile, reason } from "./read-input.js";
+import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { withWriteGuard } from "./write-guard.js";
 
 /**
@@ -26,15 +26,18 @@ import { withWriteGuard } from "./write-guard.js";
 export async function readLock(path: string): Promise<Lock> {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(path);
+    // A regular file of bounded size: a lock that is a FIFO or /dev/zero fails at once.
+    bytes = readRegularFile(path, MAX_LOCK_BYTES);
   } catch (cause) {
-    const code =
-      (cause as NodeJS.ErrnoException).code === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";
+    const errno = (cause as { cause?: NodeJS.ErrnoException }).cause?.code;
+    const code = errno === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";
     const hint =
       code === "LOCK_MISSING" ? " (create one with 'contractpin init' or 'contractpin add')" : "";
-    throw new ContractpinError(code, `${path}: cannot read the lock: ${reason(cause)}${hint}`, {
-      cause,
-    });
+    const why =
+      cause instanceof ContractpinError
+        ? cause.message.replace(`cannot read ${path}: `, "")
+        : reason(cause);
+    throw new ContractpinError(code, `${path}: cannot read the lock: ${why}${hint}`, { cause });
   }
   try {
     return validateLock(parseJson(bytes));

@@ -1,0 +1,41 @@
+// The lock is read like any other input: a regular file of bounded size. A
+// lock path that names a FIFO, a device or a directory fails at once (exit 2)
+// instead of hanging or filling memory.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { after, describe, it } from "node:test";
+import { oneLine, runCli } from "../helpers/cli.js";
+import { Workspace } from "../helpers/workspace.js";
+
+const ws = new Workspace();
+after(() => rmSync(ws.dir, { recursive: true, force: true }));
+
+describe("a lock that is not a regular file", () => {
+  const cases: [string, () => string, RegExp][] = [
+    [
+      "a FIFO",
+      () => {
+        execFileSync("mkfifo", [ws.path("fifo.lock")]);
+        return ws.path("fifo.lock");
+      },
+      /cannot read the lock: it is a FIFO \(named pipe\), not a regular file/,
+    ],
+    ["/dev/zero", () => "/dev/zero", /cannot read the lock: it is a character device/],
+    ["a directory", () => ws.dir, /cannot read the lock: it is a directory/],
+  ];
+  for (const [what, path, message] of cases) {
+    it(`${what}: exit 2 at once, one line`, () => {
+      const started = Date.now();
+      for (const command of [["verify"], ["update"], ["remove", "x"]]) {
+        const r = runCli([...command, "--lock", path()], { cwd: ws.dir });
+        assert.equal(r.code, 2, r.stderr);
+        assert.ok(oneLine(r.stderr), r.stderr);
+        assert.match(r.stderr, message);
+        if (what === "a FIFO") rmSync(ws.path("fifo.lock"));
+      }
+      // runCli gives up after 60 s; a hang would be far beyond this.
+      assert.ok(Date.now() - started < 30_000);
+    });
+  }
+});
