@@ -12,6 +12,11 @@ export const SERVERS = {
   filesystem: fileURLToPath(new URL("server-filesystem/dist/index.js", modules)),
   fakeStdio: fileURLToPath(new URL("../fixtures/servers/fake-stdio-server.mjs", import.meta.url)),
   fakeHttp: fileURLToPath(new URL("../fixtures/servers/fake-http-server.mjs", import.meta.url)),
+  recordingHttp: fileURLToPath(
+    new URL("../fixtures/servers/recording-http-server.mjs", import.meta.url),
+  ),
+  sdkSse: fileURLToPath(new URL("../fixtures/servers/sdk-sse-server.mjs", import.meta.url)),
+  envReport: fileURLToPath(new URL("../fixtures/servers/env-report-server.mjs", import.meta.url)),
 };
 
 /**
@@ -121,6 +126,28 @@ export async function startFakeHttp(
     child.once("exit", () => reject(new Error("fake server exited")));
   });
   return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop: stopper(child) };
+}
+
+/**
+ * Starts a fixture HTTP server script (`node SCRIPT ARGS...`, which prints
+ * "listening on PORT") and returns it with the URL of `path` on it.
+ */
+export async function startHttpScript(
+  script: string,
+  args: string[],
+  path = "/mcp",
+): Promise<Running> {
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  killAtEnd(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once("data", (d: Buffer) =>
+      resolve(Number(/listening on (\d+)/.exec(d.toString())![1])),
+    );
+    child.once("exit", () => reject(new Error(`${script} exited`)));
+  });
+  return { url: `http://127.0.0.1:${port}${path}`, process: child, stop: stopper(child) };
 }
 
 /** True while a process with this pid exists and is not a zombie waiting to be reaped. */
