@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
-import { SERVERS } from "../helpers/servers.js";
+import { SERVERS, startHttpScript } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 describe("add", () => {
@@ -179,22 +179,29 @@ describe("secrets in usage errors", () => {
     assert.ok(!header.stderr.includes("SECRET") && !env.stderr.includes("SECRET"));
   });
 
-  it("a header template that mixes a reference with a literal token is not written", () => {
+  it("a header template that mixes a reference with a literal token, for a server that answers: never written", async () => {
     const ws = new Workspace();
+    const server = await startHttpScript(SERVERS.recordingHttp, [
+      "streamable",
+      ws.path("requests.jsonl"),
+    ]);
     const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl";
     const r = runCli(
-      [
-        "add",
-        "x",
-        "--url",
-        "http://127.0.0.1:1/mcp",
-        "--header",
-        `Cookie: theme=\${THEME}; session=${jwt}`,
-      ],
+      ["add", "x", "--url", server.url, "--header", `Cookie: theme=\${THEME}; session=${jwt}`],
       { cwd: ws.dir, env: { THEME: "dark" } },
     );
-    assert.match(r.stderr, /header Cookie is not written to the lock/);
-    assert.ok(!r.stderr.includes(jwt));
+    await server.stop();
+    assert.ok(!r.stderr.includes(jwt) && !r.stdout.includes(jwt));
+    // Dropped with a warning (exit 0), or refused outright (exit 2): never written either way.
+    if (r.code === 0) {
+      assert.match(r.stderr, /header Cookie is not written to the lock/);
+      assert.ok(!ws.read().includes(jwt), "the lock holds the token");
+      assert.equal(ws.lockJson().servers["x"]!["headers"], undefined);
+    } else {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /header Cookie .*credential/);
+      assert.ok(!existsSync(ws.path("contractpin.lock")));
+    }
   });
 });
 
