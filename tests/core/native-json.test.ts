@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import "../helpers/fc-seed.js";
 import { isContractpinError } from "../../src/core/errors.js";
 import type { JsonValue } from "../../src/core/json-value.js";
 import { digestTools } from "../../src/core/digest.js";
