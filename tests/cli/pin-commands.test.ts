@@ -322,7 +322,14 @@ describe("remove", () => {
     assert.equal(r.code, 0);
     assert.equal(r.stdout, "removed docs from contractpin.lock\n");
     assert.deepEqual(ws.lockJson().servers, {});
-    assert.equal(runCli(["remove", "docs"], { cwd: ws.dir }).code, 2);
+    const again = runCli(["remove", "docs"], { cwd: ws.dir });
+    assert.equal(again.code, 2);
+    assert.equal(again.stdout, "");
+    assert.equal(
+      again.stderr,
+      "contractpin: no server named 'docs' in contractpin.lock; it pins no servers\n",
+    );
+    assert.deepEqual(ws.lockJson().servers, {}, "the lock is left as it was");
   });
 });
 
