@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { execFileSync, spawnSync } from "node:child_process";
+import { createServer as createNetServer } from "node:net";
 import { CLI, pythonDigest, runCli, startCli } from "../helpers/cli.js";
 import {
   alive,
@@ -263,7 +264,16 @@ describe("HTTP faults", () => {
   }
 
   it("connection refused: exit 1", async () => {
-    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${await freePort()}/mcp`], {
+    const port = await freePort();
+    // The port is held (bound, not listening) for the whole test: nothing else can take it.
+    await assert.rejects(
+      new Promise((resolve, reject) => {
+        const other = createNetServer().once("error", reject);
+        other.listen(port, "127.0.0.1", () => other.close(resolve));
+      }),
+      { code: "EADDRINUSE" },
+    );
+    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${port}/mcp`], {
       cwd: new Workspace().dir,
     });
     assert.equal(r.code, 1);
