@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, pythonDigest, ROOT, runCli } from "../helpers/cli.js";
 
 const example = join(ROOT, "examples/server-memory.tools.json");
-const dir = mkdtempSync(join(tmpdir(), "contractpin-digest-"));
+const dir = tempDir("contractpin-digest-");
 function file(name: string, content: string | Uint8Array): string {
   const path = join(dir, name);
   writeFileSync(path, content);

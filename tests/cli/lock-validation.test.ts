@@ -160,7 +160,11 @@ describe("a corrupt lock is exit 2 with one line naming the offending key", () =
     ],
     ["truncated JSON", '{"contractpin":"1","algori', /lock is corrupt: unterminated string/],
     ["an empty file", "", /lock is corrupt: unexpected end of input/],
-    ["invalid UTF-8", "\u00ff", /lock is corrupt: /],
+    [
+      "invalid UTF-8",
+      "\u00ff",
+      /^contractpin: contractpin\.lock: lock is corrupt: invalid UTF-8 at byte 1\n$/,
+    ],
   ];
   for (const [what, text, message] of raw) {
     it(what, () => {

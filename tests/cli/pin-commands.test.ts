@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
-import { SERVERS } from "../helpers/servers.js";
+import { SERVERS, startHttpScript } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 describe("add", () => {
@@ -187,26 +187,25 @@ describe("secrets in usage errors", () => {
     assert.ok(!header.stderr.includes("SECRET") && !env.stderr.includes("SECRET"));
   });
 
-  it("a header template that mixes a reference with a literal token is refused, like --env (exit 2)", () => {
+  it("a header template that mixes a reference with a literal token, for a server that answers: refused like --env (exit 2), never written", async () => {
     const ws = new Workspace();
+    const server = await startHttpScript(SERVERS.recordingHttp, [
+      "streamable",
+      ws.path("requests.jsonl"),
+    ]);
     const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl";
     const r = runCli(
-      [
-        "add",
-        "x",
-        "--url",
-        "http://127.0.0.1:1/mcp",
-        "--header",
-        `Cookie: theme=\${THEME}; session=${jwt}`,
-      ],
+      ["add", "x", "--url", server.url, "--header", `Cookie: theme=\${THEME}; session=${jwt}`],
       { cwd: ws.dir, env: { THEME: "dark" } },
     );
-    assert.equal(r.code, 2);
+    await server.stop();
+    assert.ok(!r.stderr.includes(jwt) && !r.stdout.includes(jwt));
+    assert.equal(r.code, 2, r.stderr);
     assert.match(
       r.stderr,
       /header Cookie holds a literal credential, which is never written to the lock/,
     );
-    assert.ok(!r.stderr.includes(jwt));
+    assert.ok(!existsSync(ws.path("contractpin.lock")));
   });
 });
 
@@ -329,7 +328,14 @@ describe("remove", () => {
     assert.equal(r.code, 0);
     assert.equal(r.stdout, "removed docs from contractpin.lock\n");
     assert.deepEqual(ws.lockJson().servers, {});
-    assert.equal(runCli(["remove", "docs"], { cwd: ws.dir }).code, 2);
+    const again = runCli(["remove", "docs"], { cwd: ws.dir });
+    assert.equal(again.code, 2);
+    assert.equal(again.stdout, "");
+    assert.equal(
+      again.stderr,
+      "contractpin: no server named 'docs' in contractpin.lock; it pins no servers\n",
+    );
+    assert.deepEqual(ws.lockJson().servers, {}, "the lock is left as it was");
   });
 });
 

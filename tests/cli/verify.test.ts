@@ -146,7 +146,13 @@ describe("verify: added and removed tools", () => {
       }),
       "--allow-new",
     );
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stderr, "");
+    assert.match(r.stdout, /^docs {2}DRIFT {2}\(2 pinned tools\)$/m);
+    assert.match(r.stdout, /^ {2}DRIFTED {4}search {6}changed: description$/m);
+    assert.match(r.stdout, /^ {2}ADDED {6}delete_all$/m);
+    assert.match(r.stdout, /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted, 1 added\)\n$/);
+    assert.doesNotMatch(r.stdout, /OK:/);
   });
 
   it("a removed tool fails (exit 1)", () => {

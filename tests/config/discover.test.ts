@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { configLocations, importConfigs } from "../../src/config/discover.js";
 import { isContractpinError } from "../../src/core/errors.js";
+import { tempDir as newTempDir } from "../helpers/cleanup.js";
 import { fakeSecrets, fixtureTree } from "./fixtures.js";
 
 const paths = (platform: NodeJS.Platform, env: Record<string, string> = {}, home = "/home/ada") =>
@@ -70,7 +70,7 @@ describe("configLocations", () => {
 });
 
 function tempDir(): string {
-  return mkdtempSync(path.join(tmpdir(), "contractpin-discover-"));
+  return newTempDir("contractpin-discover-");
 }
 
 async function rejectsCode(promise: Promise<unknown>, code: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../helpers/cleanup.js";
 
 /** The folder of client config fixtures (see its README.md). */
 export const FIXTURES = fileURLToPath(new URL("../fixtures/configs/", import.meta.url));
@@ -56,7 +56,7 @@ export function fixtureTree(overrides: Partial<typeof PLACEHOLDERS> = {}): {
   home: string;
   project: string;
 } {
-  const root = mkdtempSync(path.join(tmpdir(), "contractpin-configs-"));
+  const root = tempDir("contractpin-configs-");
   cpSync(FIXTURES, root, { recursive: true });
   const project = path.join(root, "project");
   const placeholders = { ...PLACEHOLDERS, ...overrides, __PROJECT_DIR__: project };

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
+import "../helpers/fc-seed.js";
 import { textPath } from "../../src/core/canonical-bytes.js";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { digestValue } from "../../src/core/digest.js";

@@ -1,5 +1,6 @@
-// The RFC 8785 reference implementation's own test data, from ../shared (never copied
-// into the project): every input must canonicalize to its output, byte for byte.
+// The RFC 8785 reference implementation's own test data (a copy in
+// tests/fixtures/jcs-testdata, see its ORIGIN.md): every input must canonicalize
+// to its output, byte for byte.
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -7,11 +8,10 @@ import { describe, it } from "node:test";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { parseJson } from "../../src/core/strict-json.js";
 
-// ../shared sits beside the checkout in every session and in CI; elsewhere, point
-// CONTRACTPIN_JCS_TESTDATA at a copy of the reference's testdata folder.
+// CONTRACTPIN_JCS_TESTDATA may point at another copy of the reference's testdata folder.
 const root = process.env["CONTRACTPIN_JCS_TESTDATA"]
   ? pathToFileURL(process.env["CONTRACTPIN_JCS_TESTDATA"].replace(/\/?$/, "/"))
-  : new URL("../../../shared/external/jcs-testdata/", import.meta.url);
+  : new URL("../fixtures/jcs-testdata/", import.meta.url);
 if (!existsSync(new URL("input/", root))) {
   throw new Error(
     `RFC 8785 test data not found at ${fileURLToPath(root)} (see tests/core/jcs-external.test.ts)`,

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
+import "../helpers/fc-seed.js";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import type { JsonValue } from "../../src/core/json-value.js";
 import { parseJson } from "../../src/core/strict-json.js";

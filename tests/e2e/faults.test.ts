@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { CLI, runCli, startCli } from "../helpers/cli.js";
+import { createServer as createNetServer } from "node:net";
+import { CLI, pythonDigest, runCli, startCli } from "../helpers/cli.js";
 import {
   alive,
   ended,
@@ -48,8 +49,12 @@ describe("stdio faults", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /: 4 tools, /);
     ws.dump("one-page.json", TOOLS);
-    const onePage = JSON.parse(runCli(["digest", ws.path("one-page.json"), "--json"]).stdout);
-    assert.equal(ws.lockJson().servers["fake"]!["digest"], onePage.digest);
+    const onePage = pythonDigest(ws.path("one-page.json")) as Record<string, unknown>;
+    const pinned = ws.lockJson().servers["fake"]!;
+    assert.deepEqual(
+      { tool_count: pinned["tool_count"], digest: pinned["digest"], tools: pinned["tools"] },
+      onePage,
+    );
     assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
   });
 
@@ -80,12 +85,13 @@ describe("stdio faults", () => {
     const raw =
       '{"tools":[{"name":"odd","description":null,"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}},"annotations":{"readOnlyHint":true,"category":"vendor"}}]}';
     ws.write("raw.json", raw);
-    const expected = JSON.parse(runCli(["digest", ws.path("raw.json"), "--json"]).stdout);
+    const expected = pythonDigest(ws.path("raw.json")) as { digest: string };
     assert.equal(ws.lockJson().servers["fake"]!["digest"], expected.digest);
-    const withoutVendorKey = runCli(["digest", "-", "--json"], {
-      input: raw.replace(',"category":"vendor"', ""),
-    });
-    assert.notEqual(JSON.parse(withoutVendorKey.stdout).digest, expected.digest);
+    ws.write("without-vendor-key.json", raw.replace(',"category":"vendor"', ""));
+    const withoutVendorKey = pythonDigest(ws.path("without-vendor-key.json")) as {
+      digest: string;
+    };
+    assert.notEqual(withoutVendorKey.digest, expected.digest);
   });
 
   it("a description that changes on the second run: drift caught (exit 1)", () => {
@@ -115,7 +121,7 @@ describe("stdio faults", () => {
     );
   });
 
-  it("a hang: the timeout is honoured within 1 s, and the server is ended", async () => {
+  it("a hang: the timeout is honoured, and the server is ended", async () => {
     const ws = new Workspace();
     fakeStdioLock(ws, "hang");
     const started = Date.now();
@@ -123,7 +129,13 @@ describe("stdio faults", () => {
     const elapsed = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
     assert.match(r.stdout, /fake {2}UNREACHABLE {2}timed out after 1\.5 s/);
-    assert.ok(elapsed < 2.5, `took ${elapsed} s`);
+    // On contractpin's own clock (its progress line): not before the deadline,
+    // and then only the time to end the server. Bounds are at least twice what
+    // a loaded 2-core machine measured (2.7 s on its clock, 3.7 s overall), far
+    // below the default timeout of 30 s.
+    const own = Number(/^\[1\/1\] fake: UNREACHABLE \((\d+\.\d\d) s\)$/m.exec(r.stderr)?.[1]);
+    assert.ok(own >= 1.5 && own < 5.5, `contractpin measured ${own} s: ${r.stderr}`);
+    assert.ok(elapsed < 8, `took ${elapsed} s`);
     assert.ok(await ended(Number(ws.read("state.pid"))), "the hung server was ended");
   });
 
@@ -157,7 +169,8 @@ describe("stdio faults", () => {
     const ws = new Workspace();
     const started = Date.now();
     assert.equal(addFake(ws, "ignore-sigterm").code, 0);
-    assert.ok(Date.now() - started < 4000);
+    // Twice the 4.7 s measured on a loaded machine (a grace period of 1.3 s).
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
     assert.ok(await ended(Number(ws.read("state.pid"))));
   });
 
@@ -251,7 +264,16 @@ describe("HTTP faults", () => {
   }
 
   it("connection refused: exit 1", async () => {
-    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${await freePort()}/mcp`], {
+    const port = await freePort();
+    // The port is held (bound, not listening) for the whole test: nothing else can take it.
+    await assert.rejects(
+      new Promise((resolve, reject) => {
+        const other = createNetServer().once("error", reject);
+        other.listen(port, "127.0.0.1", () => other.close(resolve));
+      }),
+      { code: "EADDRINUSE" },
+    );
+    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${port}/mcp`], {
       cwd: new Workspace().dir,
     });
     assert.equal(r.code, 1);
@@ -266,7 +288,8 @@ describe("HTTP faults", () => {
     });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /timed out after 1 s/);
-    assert.ok(Date.now() - started < 2500);
+    // Twice the 4.3 s measured on a loaded machine; the default timeout is 30 s.
+    assert.ok(Date.now() - started < 9000, `took ${Date.now() - started} ms`);
   });
 
   it("a certificate that is not trusted: exit 1, a TLS error", async () => {
@@ -325,11 +348,15 @@ describe("many servers", () => {
     assert.match(r.stdout, /^a {2}ok/m);
     assert.match(r.stdout, /^hung {2}UNREACHABLE {2}timed out after 2 s/m);
     assert.match(r.stdout, /FAIL: 1 unreachable, 3 ok of 4 servers/);
-    assert.ok(elapsed < 3.5, `took ${elapsed} s`);
-    // Without a TTY: one plain progress line per server, the hung one last.
+    // Twice the 4.6 s measured on a loaded machine; the default timeout is 30 s.
+    assert.ok(elapsed < 10, `took ${elapsed} s`);
+    // Without a TTY: one plain progress line per server, the hung one last,
+    // timed on contractpin's own clock: not before its deadline.
     const progress = r.stderr.trimEnd().split("\n");
     assert.equal(progress.length, 4, r.stderr);
-    assert.match(progress[3]!, /^\[4\/4\] hung: UNREACHABLE \(2\.\d\d s\)$/);
+    const hung = /^\[4\/4\] hung: UNREACHABLE \((\d+\.\d\d) s\)$/.exec(progress[3]!);
+    assert.ok(hung, r.stderr);
+    assert.ok(Number(hung[1]) >= 2 && Number(hung[1]) < 6, r.stderr);
   });
 });
 

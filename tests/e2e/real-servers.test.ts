@@ -2,9 +2,16 @@
 // pinned live equals what `contractpin digest` and the independent Python
 // implementation compute from the same server's raw tools/list response.
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { pythonDigest, runCli } from "../helpers/cli.js";
-import { SERVERS, startEverythingHttp, writeRawDump, type Running } from "../helpers/servers.js";
+import {
+  SERVERS,
+  startEverythingHttp,
+  startHttpScript,
+  writeRawDump,
+  type Running,
+} from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
 
 interface Case {
@@ -131,10 +138,26 @@ describe("real server over Streamable HTTP", () => {
 });
 
 describe("secrets never reach the lock", () => {
-  it("a literal header and an env secret passed as a reference: neither value appears in the lock", () => {
+  const servers: Running[] = [];
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  interface Request {
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+  }
+  function requests(report: string): Request[] {
+    return readFileSync(report, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Request);
+  }
+
+  it("add --env with a reference: the lock holds the reference, the server gets the value (real server)", () => {
     const ws = new Workspace();
     const envSecret = "sk-live-9f8e7d6c5b4a3f2e1d0c";
-    const headerSecret = "Bearer hdr-5b4a3f2e1d0c9f8e7d6c";
     const add = runCli(
       [
         "add",
@@ -152,9 +175,14 @@ describe("secrets never reach the lock", () => {
     assert.equal(add.code, 0, add.stderr);
     const lock = ws.read();
     assert.ok(!lock.includes(envSecret));
-    assert.match(lock, /"API_KEY": "\$\{API_KEY\}"/);
+    assert.deepEqual(ws.lockJson().servers["memory"]!["env"], {
+      API_KEY: "${API_KEY}",
+      MEMORY_FILE_PATH: ws.path("m.jsonl"),
+    });
     assert.equal(runCli(["verify"], { cwd: ws.dir, env: { API_KEY: envSecret } }).code, 0);
-    // And a credential given literally in a header is refused, never written.
+    // And a credential given literally in a header is refused before anything is
+    // read (so a refused port is enough here), never written.
+    const headerSecret = "Bearer hdr-5b4a3f2e1d0c9f8e7d6c";
     const http = runCli(
       [
         "add",
@@ -170,5 +198,120 @@ describe("secrets never reach the lock", () => {
     assert.match(http.stderr, /header Authorization holds a literal credential/);
     assert.ok(!http.stderr.includes("hdr-5b4a3f2e1d0c9f8e7d6c"));
     assert.ok(!ws.read().includes("hdr-5b4a3f2e1d0c9f8e7d6c"));
+  });
+
+  it("add --env with a literal that looks like a credential, for a server that answers: exit 2, no lock, the server never started", () => {
+    const ws = new Workspace();
+    const report = ws.path("env.json");
+    const argv = ["--", process.execPath, SERVERS.envReport, report];
+    const literal = "sk-live-4c3b2a1f0e9d8c7b6a5f";
+    const add = runCli(["add", "reporter", "--env", `API_KEY=${literal}`, ...argv], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 2, add.stdout + add.stderr);
+    assert.match(
+      add.stderr,
+      /^contractpin: server reporter: env API_KEY looks like a credential and would be written to the lock; pass it as a reference .*--env API_KEY='\$\{API_KEY\}'/,
+    );
+    assert.ok(!add.stderr.includes(literal));
+    assert.ok(!existsSync(ws.path("contractpin.lock")), "no lock was written");
+    assert.ok(!existsSync(report), "the server was not even started");
+    // The same server with the literal passed through a reference: pinned, exit 0.
+    const ok = runCli(["add", "reporter", "--env", "API_KEY=${API_KEY}", ...argv], {
+      cwd: ws.dir,
+      env: { API_KEY: literal },
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(readFileSync(report, "utf8"))["API_KEY"], literal);
+    assert.ok(!ws.read().includes(literal));
+  });
+
+  it("add --header with a literal value, for a server that answers: exit 0, the value sent for that read only, never written", async () => {
+    const ws = new Workspace();
+    const report = ws.path("requests.jsonl");
+    const server = await startHttpScript(SERVERS.recordingHttp, ["streamable", report]);
+    servers.push(server);
+    // Not shaped like a credential, so add reads with it (a literal that looks like one may be refused).
+    const literal = "literal-trace-value-7";
+    const add = runCli(["add", "remote", "--url", server.url, "--header", `X-Trace: ${literal}`], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stdout, /^pinned remote \(http .*\): 4 tools, sha256:/);
+    assert.match(
+      add.stderr,
+      /^contractpin: warning: server remote: header X-Trace is not written to the lock \(literal header values never are\)/,
+    );
+    assert.ok(!add.stderr.includes(literal) && !add.stdout.includes(literal));
+    const sent = requests(report);
+    assert.ok(sent.length > 0 && sent.every((r) => r.headers["x-trace"] === literal));
+    const lock = ws.read();
+    assert.ok(!lock.includes(literal), "the lock holds the literal");
+    assert.deepEqual(ws.lockJson().servers["remote"], {
+      transport: "http",
+      url: server.url,
+      ...(pythonDigest(`${report}.tools-list.json`) as object),
+    });
+    // verify reads with what the lock holds: no X-Trace.
+    const before = sent.length;
+    const verify = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    const later = requests(report).slice(before);
+    assert.ok(later.length > 0 && later.every((r) => r.headers["x-trace"] === undefined));
+  });
+
+  it("init --from a config with literal secrets, for servers that answer: exit 0, the lock holds references, the servers got the literals", async () => {
+    const ws = new Workspace();
+    const report = ws.path("requests.jsonl");
+    const server = await startHttpScript(SERVERS.recordingHttp, ["streamable", report]);
+    servers.push(server);
+    const token = "ghp_Zq8Xw2Vb6Nm4Lk9Jh3Gf7Dd5Ss1Aa0Pp8Oo";
+    const bearer = "bearer-literal-3e5f7a9c1b";
+    const envReport = ws.path("env.json");
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: {
+          local: {
+            command: process.execPath,
+            args: [SERVERS.envReport, envReport],
+            env: { GITHUB_TOKEN: token, DEBUG: "1" },
+          },
+          remote: { type: "http", url: server.url, headers: { Authorization: `Bearer ${bearer}` } },
+        },
+      }),
+    );
+    const init = runCli(["init", "--from", ".mcp.json"], { cwd: ws.dir });
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stdout, /^pinned local \(stdio .*\): 4 tools/m);
+    assert.match(init.stdout, /^pinned remote \(http .*\): 4 tools/m);
+    assert.match(
+      init.stderr,
+      /env GITHUB_TOKEN holds a literal credential.*set GITHUB_TOKEN when verifying/,
+    );
+    assert.match(
+      init.stderr,
+      /header Authorization holds a literal credential.*set REMOTE_AUTHORIZATION/,
+    );
+    for (const text of [ws.read(), init.stdout, init.stderr]) {
+      assert.ok(!text.includes(token) && !text.includes(bearer), text);
+    }
+    const lock = ws.lockJson();
+    assert.deepEqual(lock.servers["local"]!["env"], {
+      DEBUG: "1",
+      GITHUB_TOKEN: "${GITHUB_TOKEN}",
+    });
+    assert.deepEqual(lock.servers["remote"]!["headers"], {
+      Authorization: "Bearer ${REMOTE_AUTHORIZATION}",
+    });
+    // The literals were used for this one read.
+    assert.equal(JSON.parse(readFileSync(envReport, "utf8"))["GITHUB_TOKEN"], token);
+    assert.ok(requests(report).every((r) => r.headers["authorization"] === `Bearer ${bearer}`));
+    // And verify sends what the environment holds then.
+    const env = { GITHUB_TOKEN: "from-ci-1", REMOTE_AUTHORIZATION: "from-ci-2" };
+    const verify = runCli(["verify"], { cwd: ws.dir, env });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    assert.equal(JSON.parse(readFileSync(envReport, "utf8"))["GITHUB_TOKEN"], "from-ci-1");
+    assert.equal(requests(report).at(-1)!.headers["authorization"], "Bearer from-ci-2");
   });
 });

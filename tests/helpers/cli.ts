@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { killAtEnd } from "./cleanup.js";
 
 /** The built CLI: the package's bin, as `npm test` builds it. */
 export const CLI = fileURLToPath(new URL("../../dist/bin/contractpin.cjs", import.meta.url));
@@ -66,6 +67,7 @@ export function startCli(
     env: { ...process.env, NO_COLOR: undefined, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  killAtEnd(child);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { killAtEnd } from "./cleanup.js";
 
 const modules = new URL("../../node_modules/@modelcontextprotocol/", import.meta.url);
 
@@ -12,6 +12,11 @@ export const SERVERS = {
   filesystem: fileURLToPath(new URL("server-filesystem/dist/index.js", modules)),
   fakeStdio: fileURLToPath(new URL("../fixtures/servers/fake-stdio-server.mjs", import.meta.url)),
   fakeHttp: fileURLToPath(new URL("../fixtures/servers/fake-http-server.mjs", import.meta.url)),
+  recordingHttp: fileURLToPath(
+    new URL("../fixtures/servers/recording-http-server.mjs", import.meta.url),
+  ),
+  sdkSse: fileURLToPath(new URL("../fixtures/servers/sdk-sse-server.mjs", import.meta.url)),
+  envReport: fileURLToPath(new URL("../fixtures/servers/env-report-server.mjs", import.meta.url)),
 };
 
 /**
@@ -77,6 +82,7 @@ export async function startEverythingHttp(): Promise<Running> {
       env: { ...process.env, PORT: String(port) },
       stdio: ["ignore", "ignore", "pipe"],
     });
+    killAtEnd(child);
     const ready = await new Promise<boolean>((resolve) => {
       let err = "";
       const timer = setTimeout(() => resolve(false), 15_000);
@@ -112,6 +118,7 @@ export async function startFakeHttp(
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
+  killAtEnd(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once("data", (d: Buffer) =>
       resolve(Number(/listening on (\d+)/.exec(d.toString())![1])),
@@ -119,6 +126,28 @@ export async function startFakeHttp(
     child.once("exit", () => reject(new Error("fake server exited")));
   });
   return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop: stopper(child) };
+}
+
+/**
+ * Starts a fixture HTTP server script (`node SCRIPT ARGS...`, which prints
+ * "listening on PORT") and returns it with the URL of `path` on it.
+ */
+export async function startHttpScript(
+  script: string,
+  args: string[],
+  path = "/mcp",
+): Promise<Running> {
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  killAtEnd(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once("data", (d: Buffer) =>
+      resolve(Number(/listening on (\d+)/.exec(d.toString())![1])),
+    );
+    child.once("exit", () => reject(new Error(`${script} exited`)));
+  });
+  return { url: `http://127.0.0.1:${port}${path}`, process: child, stop: stopper(child) };
 }
 
 /** True while a process with this pid exists and is not a zombie waiting to be reaped. */
@@ -146,11 +175,34 @@ export async function ended(pid: number, ms = 2000): Promise<boolean> {
   return true;
 }
 
-/** A loopback port that nothing listens on (bound, then released). */
+/**
+ * A loopback port on which a connection is refused, and stays refused: a TCP
+ * socket is bound to it but never listens, so no other process can take the
+ * port while the test runs. (node cannot bind a TCP socket without listening;
+ * a small python3 process, already needed by pythonDigest, holds it.) The
+ * socket is released when the test file ends: its holder exits when its stdin
+ * closes, and is killed then too.
+ */
 export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
+  const holder = spawn(
+    "python3",
+    [
+      "-c",
+      "import socket, sys\n" +
+        "s = socket.socket()\n" +
+        "s.bind(('127.0.0.1', 0))\n" +
+        "print(s.getsockname()[1], flush=True)\n" +
+        "sys.stdin.read()\n",
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  killAtEnd(holder);
+  const port = await new Promise<number>((resolve, reject) => {
+    holder.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
+    holder.once("exit", () => reject(new Error("the port holder exited")));
+  });
+  // The holder must not keep the test file's process alive.
+  for (const handle of [holder, holder.stdin, holder.stdout] as unknown as { unref(): void }[])
+    handle.unref();
   return port;
 }

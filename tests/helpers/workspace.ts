@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./cleanup.js";
 
 /** A tool as a server serves it. */
 export type Tool = Record<string, unknown> & { name: string };
@@ -29,9 +29,13 @@ export function baseTools(): Tool[] {
   ];
 }
 
-/** A temporary directory with helpers to write dumps and read the lock. */
+/**
+ * A temporary directory with helpers to write dumps and read the lock. It is
+ * removed when the test file ends (tests/helpers/cleanup.ts), and the fake
+ * servers whose pids were recorded in it are ended if they still run.
+ */
 export class Workspace {
-  readonly dir = mkdtempSync(join(tmpdir(), "contractpin-test-"));
+  readonly dir = tempDir("contractpin-test-");
 
   path(name: string): string {
     return join(this.dir, name);

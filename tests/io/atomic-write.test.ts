@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
 import { validateLock } from "../../src/core/lock.js";
 import { parseJson } from "../../src/core/strict-json.js";
 import { writeFileAtomic, type AtomicWriteOps } from "../../src/io/lock-file.js";
+import { killAtEnd } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
-import { Workspace } from "../helpers/workspace.js";
+import { baseTools, Workspace } from "../helpers/workspace.js";
+
+const STALL_HOOK = fileURLToPath(new URL("../fixtures/stall-lock-write.cjs", import.meta.url));
 
 const OLD = '{"old": true}\n';
 
@@ -61,38 +66,109 @@ describe("writeFileAtomic", () => {
   });
 });
 
-describe("a writer killed mid-write", () => {
-  it("never leaves a truncated lock: after every SIGKILL the lock is the old one or the new one", async () => {
+describe("the lock is only ever replaced by rename", () => {
+  /** The lock's inode, and a hard link to it that keeps its content should it be written in place. */
+  function pinOld(ws: Workspace): { ino: number; text: string; link: string } {
+    const link = ws.path(`old-${statSync(ws.path("contractpin.lock")).ino}.link`);
+    linkSync(ws.path("contractpin.lock"), link);
+    return { ino: statSync(link).ino, text: readFileSync(link, "utf8"), link };
+  }
+
+  it("add, update, init --force and remove each give the lock a new inode; the old one keeps the old content", () => {
     const ws = new Workspace();
-    // A large server, so that writing its lock takes long enough to be killed during it.
-    const tools = (variant: string) =>
-      Array.from({ length: 6000 }, (_, i) => ({
-        name: `tool_${i}`,
-        description: `${variant} ${i}`,
-        inputSchema: { type: "object" },
-      }));
-    writeFileSync(ws.path("big.json"), JSON.stringify({ tools: tools("a") }));
-    assert.equal(runCli(["add", "big", "--file", "big.json"], { cwd: ws.dir }).code, 0);
-    const versions = new Set([ws.read()]);
-    let killedMidRun = 0;
-    for (let round = 0; round < 12; round++) {
-      writeFileSync(ws.path("big.json"), JSON.stringify({ tools: tools(round % 2 ? "a" : "b") }));
-      const child = spawn(process.execPath, [CLI, "init", "--force"], {
-        cwd: ws.dir,
-        stdio: "ignore",
-      });
-      const delay = 40 + round * 25;
-      const timer = setTimeout(() => child.kill("SIGKILL"), delay);
-      const code = await new Promise<number | null>((resolve) =>
-        child.on("exit", (c) => resolve(c)),
+    ws.dump("a.json", baseTools());
+    ws.dump("b.json", [{ name: "b" }]);
+    assert.equal(runCli(["add", "a", "--file", "a.json"], { cwd: ws.dir }).code, 0);
+    const steps: [string[], () => void][] = [
+      [["add", "b", "--file", "b.json"], () => undefined],
+      [["update", "a"], () => ws.dump("a.json", [...baseTools(), { name: "new_tool" }])],
+      [["init", "--force"], () => ws.dump("b.json", [{ name: "b", description: "Changed." }])],
+      [["remove", "a"], () => undefined],
+    ];
+    for (const [args, change] of steps) {
+      const old = pinOld(ws);
+      change();
+      const r = runCli(args, { cwd: ws.dir });
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+      const now = statSync(ws.path("contractpin.lock"));
+      assert.notEqual(now.ino, old.ino, `${args.join(" ")} wrote the lock in place`);
+      assert.equal(
+        readFileSync(old.link, "utf8"),
+        old.text,
+        `${args.join(" ")} changed the old file`,
       );
-      clearTimeout(timer);
-      if (code === null) killedMidRun++;
-      const text = ws.read();
-      validateLock(parseJson(text)); // throws on a truncated or corrupt lock
-      versions.add(text.replace(/"generated_at": "[^"]+"/, ""));
+      assert.notEqual(ws.read(), old.text, `${args.join(" ")} changed nothing`);
+      validateLock(parseJson(ws.read()));
     }
-    assert.ok(killedMidRun >= 3, `only ${killedMidRun} of 12 runs were killed before finishing`);
-    assert.ok(versions.size >= 2, "some run completed and replaced the lock");
+    assert.deepEqual(
+      readdirSync(ws.dir).filter((n) => n.startsWith(".")),
+      [],
+      "no temporary file is left",
+    );
+  });
+
+  it("writeFileAtomic writes a new file beside the target, then renames it over the target: nothing else", async () => {
+    const ws = new Workspace();
+    const path = ws.write("contractpin.lock", OLD);
+    const calls: string[] = [];
+    const real = {
+      writeNew: async (p: string, data: string, mode: number) => {
+        calls.push(`writeNew ${p}`);
+        const handle = await open(p, "wx", mode);
+        await handle.writeFile(data);
+        await handle.close();
+      },
+      rename: async (from: string, to: string) => {
+        calls.push(`rename ${from} ${to}`);
+        await import("node:fs/promises").then((fs) => fs.rename(from, to));
+      },
+      unlink: async (p: string) => void calls.push(`unlink ${p}`),
+      syncDir: async (dir: string) => void calls.push(`syncDir ${dir}`),
+    } satisfies AtomicWriteOps;
+    const old = pinOld(ws);
+    await writeFileAtomic(path, "new\n", real);
+    assert.equal(calls.length, 3, calls.join("\n"));
+    const temp = calls[0]!.slice("writeNew ".length);
+    assert.equal(dirname(temp), ws.dir);
+    assert.notEqual(temp, path);
+    assert.deepEqual(calls.slice(1), [`rename ${temp} ${path}`, `syncDir ${ws.dir}`]);
+    assert.equal(readFileSync(path, "utf8"), "new\n");
+    assert.equal(readFileSync(old.link, "utf8"), OLD);
+  });
+});
+
+describe("a writer killed mid-write", () => {
+  it("SIGKILL while the lock's text is half written: the lock is the old one, byte for byte", async () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    assert.equal(runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir }).code, 0);
+    const old = ws.read();
+    ws.dump("docs.json", [...baseTools(), { name: "new_tool" }]);
+    const marker = ws.path("stalled");
+    const child = spawn(process.execPath, ["--require", STALL_HOOK, CLI, "update"], {
+      cwd: ws.dir,
+      env: { ...process.env, STALL_MARKER: marker },
+      stdio: "ignore",
+    });
+    killAtEnd(child);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(marker) && child.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.ok(existsSync(marker), "the writer reached the write of the lock");
+    assert.equal(child.exitCode, null, "and is stopped in the middle of it");
+    child.kill("SIGKILL");
+    assert.equal(await exited, "SIGKILL");
+    assert.equal(ws.read(), old, "the lock is untouched");
+    validateLock(parseJson(ws.read()));
+    // The half-written text went to a temporary file beside the lock, never into it.
+    const temps = readdirSync(ws.dir).filter((n) => n.startsWith(".contractpin.lock."));
+    assert.equal(temps.length, 1, readdirSync(ws.dir).join(", "));
+    assert.throws(() => parseJson(readFileSync(ws.path(temps[0]!))), "it holds half a lock");
+    // And the next run replaces the lock as usual.
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    assert.match(ws.read(), /new_tool|"tool_count": 3/);
   });
 });

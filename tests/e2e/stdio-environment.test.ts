@@ -1,0 +1,124 @@
+// The environment a stdio server receives (README, "stdio servers"): HOME,
+// LOGNAME, PATH, SHELL, TERM, USER, TMPDIR, LANG from contractpin's own
+// environment, plus the lock's `env` with its references expanded; never the
+// rest of it (CI's other secrets). A fake server writes its process.env to a file.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { pythonDigest, runCli } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
+import { Workspace } from "../helpers/workspace.js";
+
+const TOOLS = new URL("../fixtures/servers/tools.json", import.meta.url);
+
+/** contractpin's environment: the documented variables, and secrets it must keep to itself. */
+const parentEnv = {
+  HOME: "/home/ci-user",
+  LOGNAME: "ci-user",
+  USER: "ci-user",
+  SHELL: "/bin/sh",
+  TERM: "xterm-test",
+  LANG: "C.UTF-8",
+  MY_SECRET_TOKEN: "parent-secret-4f9a1c",
+  AWS_SECRET_ACCESS_KEY: "parent-aws-7d2e",
+  UPSTREAM_API_KEY: "upstream-value-9b3c",
+  HARMLESS_SETTING: "not-documented",
+};
+
+function readReport(path: string): Record<string, string> {
+  return JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
+}
+
+describe("the environment of a stdio server", () => {
+  it("holds the documented variables and the --env values expanded; none of contractpin's other variables", () => {
+    const ws = new Workspace();
+    const report = ws.path("env.json");
+    const add = runCli(
+      [
+        "add",
+        "reporter",
+        "--env",
+        "API_KEY=${UPSTREAM_API_KEY}",
+        "--env",
+        "GREETING=hello ${USER}",
+        "--env",
+        "DEBUG=1",
+        "--",
+        process.execPath,
+        SERVERS.envReport,
+        report,
+      ],
+      { cwd: ws.dir, env: { ...parentEnv, TMPDIR: ws.dir } },
+    );
+    assert.equal(add.code, 0, add.stderr);
+    const env = readReport(report);
+    for (const name of ["HOME", "LOGNAME", "USER", "SHELL", "TERM", "LANG"] as const)
+      assert.equal(env[name], parentEnv[name], name);
+    assert.equal(env["PATH"], process.env["PATH"]);
+    assert.equal(env["TMPDIR"], ws.dir);
+    assert.equal(env["API_KEY"], "upstream-value-9b3c", "the reference arrives expanded");
+    assert.equal(env["GREETING"], "hello ci-user");
+    assert.equal(env["DEBUG"], "1");
+    for (const name of [
+      "MY_SECRET_TOKEN",
+      "AWS_SECRET_ACCESS_KEY",
+      "UPSTREAM_API_KEY",
+      "HARMLESS_SETTING",
+    ])
+      assert.equal(env[name], undefined, `${name} reached the server`);
+    const values = Object.values(env).join("\n");
+    assert.ok(!values.includes("parent-secret-4f9a1c") && !values.includes("parent-aws-7d2e"));
+
+    // The lock holds the references, never their values; the digests are the server's.
+    const lock = ws.read();
+    assert.ok(!lock.includes("upstream-value-9b3c"));
+    const pinned = ws.lockJson().servers["reporter"]!;
+    assert.deepEqual(pinned["env"], {
+      API_KEY: "${UPSTREAM_API_KEY}",
+      DEBUG: "1",
+      GREETING: "hello ${USER}",
+    });
+    ws.write("result.json", `{"tools":${readFileSync(TOOLS, "utf8")}}`);
+    assert.equal(
+      pinned["digest"],
+      (pythonDigest(ws.path("result.json")) as { digest: string }).digest,
+    );
+
+    // verify expands the references again, from the environment it runs in.
+    const verify = runCli(["verify"], {
+      cwd: ws.dir,
+      env: { ...parentEnv, UPSTREAM_API_KEY: "rotated-value-1e8d" },
+    });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    assert.equal(readReport(report)["API_KEY"], "rotated-value-1e8d");
+    assert.equal(readReport(report)["MY_SECRET_TOKEN"], undefined);
+  });
+
+  it("an --env reference to an unset variable: verify fails that server (exit 1) without starting it", () => {
+    const ws = new Workspace();
+    const report = ws.path("env.json");
+    const add = runCli(
+      [
+        "add",
+        "reporter",
+        "--env",
+        "API_KEY=${UPSTREAM_API_KEY}",
+        "--",
+        process.execPath,
+        SERVERS.envReport,
+        report,
+      ],
+      { cwd: ws.dir, env: { UPSTREAM_API_KEY: "v" } },
+    );
+    assert.equal(add.code, 0, add.stderr);
+    ws.write("env.json", "{}");
+    const r = runCli(["verify"], { cwd: ws.dir, env: { UPSTREAM_API_KEY: undefined } });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /reporter {2}UNREACHABLE {2}env API_KEY refers to \$\{UPSTREAM_API_KEY\}, but UPSTREAM_API_KEY is not set/,
+    );
+    assert.deepEqual(readReport(report), {}, "the server was not started with a blank value");
+    assert.ok(existsSync(report));
+  });
+});
