@@ -138,7 +138,18 @@ export function pruneSnapshot(
   return pruned;
 }
 
-/** A copy of `snapshot` with `server`'s entries replaced by `contracts` (for init, add, update). */
+/**
+ * The deepest nesting a snapshot entry may have. A pretty-printed value grows
+ * with the square of its depth (each line is indented), and the printer
+ * recurses; no real tool schema comes near this.
+ */
+export const MAX_SNAPSHOT_DEPTH = 100;
+
+/**
+ * A copy of `snapshot` with `server`'s entries replaced by `contracts` (for
+ * init, add, update). A contract nested deeper than {@link MAX_SNAPSHOT_DEPTH}
+ * is left out: that tool has no snapshot, which only costs its diff.
+ */
 export function withServer(
   snapshot: Snapshot | undefined,
   server: string,
@@ -146,7 +157,9 @@ export function withServer(
 ): Snapshot {
   const next = withoutServer(snapshot, server);
   const tools: Record<string, unknown> = {};
-  for (const contract of contracts) setMember(tools, contract.name, contract);
+  for (const contract of contracts) {
+    if (!deeperThan(contract, MAX_SNAPSHOT_DEPTH)) setMember(tools, contract.name, contract);
+  }
   setMember(next.servers, server, tools);
   return next;
 }
@@ -201,6 +214,18 @@ function matches(entry: unknown, tool: string, pinned: Digest): boolean {
   } catch {
     return false; // not canonicalizable (too deep): unusable, not an error
   }
+}
+
+/** True when `value` nests arrays and objects more than `limit` levels deep. Iterative. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function member<T>(record: Record<string, T>, key: string): T | undefined {

@@ -1,10 +1,17 @@
+import { canonicalize } from "../canonical-json.js";
 import type { Contract } from "../contract.js";
-import { isJsonObject, getMember, type JsonValue } from "../json-value.js";
-import { diffJson, sameJson } from "./diff-json.js";
+import type { JsonValue } from "../json-value.js";
+import { hintFindings } from "./annotations.js";
+import { sameJson } from "./diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
-import type { RuleId } from "./rules.js";
-import { textFindings } from "./text-checks.js";
+import {
+  otherTools,
+  serverTools,
+  stringFindings,
+  textFindings,
+  type OtherTools,
+} from "./text-checks.js";
 
 /** Options of {@link classifyTool}. */
 export interface ClassifyOptions {
@@ -13,14 +20,6 @@ export interface ClassifyOptions {
   /** The names of the server's other live tools: for mentions and look-alike names (default none). */
   otherTools?: readonly string[];
 }
-
-// A removed hint counts as its MCP default; a finding when it moves from `risky`'s opposite to it.
-const HINTS: [key: string, fallback: boolean, risky: boolean, rule: RuleId][] = [
-  ["readOnlyHint", false, false, "annotation-readonly-removed"],
-  ["destructiveHint", true, true, "annotation-destructive-added"],
-  ["idempotentHint", false, false, "annotation-idempotent-removed"],
-  ["openWorldHint", true, true, "annotation-openworld-added"],
-];
 
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
@@ -38,31 +37,10 @@ export function classifyTool(
   after: Contract | undefined,
   options: ClassifyOptions = {},
 ): Finding[] {
-  const others = options.otherTools ?? [];
-  const drafts: FindingDraft[] = [];
-  if (after === undefined) {
-    if (before !== undefined) drafts.push({ rule: "tool-removed" });
-  } else if (before === undefined) {
-    drafts.push({ rule: "tool-added" });
-    drafts.push(...textFindings(undefined, text(after.description), "/description", others));
-    for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
-      drafts.push(...stringFindings(undefined, after[field], `/${field}`, others));
-    }
-    const twin = others.find(
-      (other) => other !== after.name && skeleton(other) === skeleton(after.name),
-    );
-    if (twin !== undefined)
-      drafts.push({
-        rule: "tool-name-confusable",
-        pointer: "/name",
-        before: twin,
-        after: after.name,
-      });
-  } else {
-    drafts.push(...changedFindings(before, after, others));
-  }
-  const tool = after?.name ?? before?.name;
-  return drafts.map((d) => toFinding(d, tool, options.server));
+  const names = options.otherTools ?? [];
+  const self = after?.name ?? before?.name;
+  const twins = (name: string) => names.filter((n) => n !== name && skeleton(n) === skeleton(name));
+  return classify(before, after, otherTools(names, self), twins, options.server);
 }
 
 /** Options of {@link classifyServer}. */
@@ -75,6 +53,12 @@ export interface ServerClassifyOptions {
    * live, and is removed when it is not (default: the names of `pinned`).
    */
   pinnedNames?: readonly string[];
+  /**
+   * Every live tool name, for mentions and look-alike names, when `live`
+   * holds only the tools that differ (default: the names of `live`). Passing
+   * only the tools whose digests differ, with this, keeps a large server fast.
+   */
+  liveNames?: readonly string[];
 }
 
 /**
@@ -82,52 +66,48 @@ export interface ServerClassifyOptions {
  * Adds `tool-added` and `tool-removed`, and reports a removed tool whose
  * contract reappears under a new name (every other field equal, the old name
  * in the description replaced by the new one) as `tool-renamed` on the new
- * name instead. Findings are grouped by tool, tools sorted by name.
+ * name instead. Findings are grouped by tool, tools sorted by name. Linear
+ * in the number of tools, apart from the changed ones' own size.
  */
 export function classifyServer(
   pinned: readonly Contract[],
   live: readonly Contract[],
   options: ServerClassifyOptions = {},
 ): Finding[] {
+  const { server } = options;
   const pinnedByName = new Map(pinned.map((c) => [c.name, c]));
   const liveByName = new Map(live.map((c) => [c.name, c]));
   const known = new Set([...pinnedByName.keys(), ...(options.pinnedNames ?? [])]);
   const names = [...new Set([...known, ...liveByName.keys()])].sort();
-  const liveNames = [...liveByName.keys()];
-  // Pair each removed tool with the first added tool that carries its contract.
-  const renamedFrom = new Map<string, Contract>();
-  const renamed = new Set<string>();
-  for (const name of names) {
-    const old = pinnedByName.get(name);
-    if (old === undefined || liveByName.has(name)) continue;
-    const heir = names.find(
-      (n) => !known.has(n) && !renamedFrom.has(n) && sameButName(old, liveByName.get(n)),
-    );
-    if (heir !== undefined) {
-      renamedFrom.set(heir, old);
-      renamed.add(name);
-    }
+  const renamedFrom = renames(names, known, pinnedByName, liveByName);
+  const renamed = new Set([...renamedFrom.values()].map((c) => c.name));
+  const liveNames = options.liveNames ?? [...liveByName.keys()];
+  const bySkeleton = new Map<string, string[]>();
+  for (const name of liveNames) {
+    const key = skeleton(name);
+    bySkeleton.set(key, [...(bySkeleton.get(key) ?? []), name]);
   }
+  const twins = (name: string) => (bySkeleton.get(skeleton(name)) ?? []).filter((n) => n !== name);
+  const toolsBut = serverTools(liveNames);
   const findings: Finding[] = [];
   for (const name of names) {
     if (renamed.has(name)) continue;
     const now = liveByName.get(name);
-    const otherTools = liveNames.filter((n) => n !== name);
+    const others = toolsBut(name);
     const from = renamedFrom.get(name);
-    if (from !== undefined && now !== undefined) {
+    if (from !== undefined) {
       const pair = { pointer: "/name", before: from.name, after: name };
-      findings.push(toFinding({ rule: "tool-renamed", ...pair }, name, options.server));
-      findings.push(...classifyTool(from, now, { server: options.server, otherTools }));
+      findings.push(toFinding({ rule: "tool-renamed", ...pair }, name, server));
+      findings.push(...classify(from, now, others, twins, server));
       continue;
     }
     const old = pinnedByName.get(name);
     if (old === undefined && known.has(name)) {
       // Pinned without a snapshot: removed if gone, else the caller reports its fields.
-      if (now === undefined)
-        findings.push(toFinding({ rule: "tool-removed" }, name, options.server));
+      if (now === undefined) findings.push(toFinding({ rule: "tool-removed" }, name, server));
       continue;
     }
-    findings.push(...classifyTool(old, now, { server: options.server, otherTools }));
+    findings.push(...classify(old, now, others, twins, server));
   }
   return findings;
 }
@@ -146,37 +126,62 @@ export function nameSkeleton(name: string): string {
 }
 
 function skeleton(name: string): string {
+  // Printable ASCII has nothing to normalise or remove.
+  if (/^[\x20-\x7e]*$/u.test(name)) return name.toLowerCase();
   return name.normalize("NFKC").replace(INVISIBLE, "").toLowerCase().normalize("NFKC");
 }
 
-function changedFindings(
-  before: Contract,
-  after: Contract,
-  others: readonly string[],
-): FindingDraft[] {
+function classify(
+  before: Contract | undefined,
+  after: Contract | undefined,
+  others: OtherTools,
+  twins: (name: string) => string[],
+  server: string | undefined,
+): Finding[] {
   const drafts: FindingDraft[] = [];
+  if (after === undefined) {
+    if (before !== undefined) drafts.push({ rule: "tool-removed" });
+  } else if (before === undefined) {
+    drafts.push({ rule: "tool-added" });
+    drafts.push(...textFindings(undefined, text(after.description), "/description", others));
+    for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+      drafts.push(...stringFindings(undefined, after[field], `/${field}`, others));
+    }
+    const twin = twins(after.name)[0];
+    if (twin !== undefined) {
+      drafts.push({
+        rule: "tool-name-confusable",
+        pointer: "/name",
+        before: twin,
+        after: after.name,
+      });
+    }
+  } else {
+    drafts.push(...changedFindings(before, after, others));
+  }
+  const tool = after?.name ?? before?.name;
+  return drafts.map((d) => toFinding(d, tool, server));
+}
+
+function changedFindings(before: Contract, after: Contract, others: OtherTools): FindingDraft[] {
+  const drafts: FindingDraft[] = [];
+  // Each field's specific findings, or its catch-all when there are none.
+  const field = (found: FindingDraft[], fallback: FindingDraft) =>
+    drafts.push(...(found.length > 0 ? found : [fallback]));
   if (!sameJson(before.description, after.description)) {
-    const found = textFindings(
-      text(before.description),
-      text(after.description),
-      "/description",
-      others,
-    );
-    drafts.push(
-      ...(found.length > 0
-        ? found
-        : [{ rule: "description-changed", pointer: "/description" } as const]),
-    );
+    const { description: old } = before;
+    field(textFindings(text(old), text(after.description), "/description", others), {
+      rule: "description-changed",
+      pointer: "/description",
+    });
   }
   if (!sameJson(before.inputSchema, after.inputSchema)) {
-    const found = [
-      ...inputSchemaFindings(before.inputSchema, after.inputSchema),
-      ...stringFindings(before.inputSchema, after.inputSchema, "/inputSchema", others),
-    ];
-    drafts.push(
-      ...(found.length > 0
-        ? found
-        : [{ rule: "input-schema-changed", pointer: "/inputSchema" } as const]),
+    field(
+      [
+        ...inputSchemaFindings(before.inputSchema, after.inputSchema),
+        ...stringFindings(before.inputSchema, after.inputSchema, "/inputSchema", others),
+      ],
+      { rule: "input-schema-changed", pointer: "/inputSchema" },
     );
   }
   if (!optionalSame(before.outputSchema, after.outputSchema)) {
@@ -186,93 +191,60 @@ function changedFindings(
     );
   }
   if (!optionalSame(before.annotations, after.annotations)) {
-    const found = [
-      ...hintFindings(before.annotations, after.annotations),
-      ...stringFindings(before.annotations, after.annotations, "/annotations", others),
-    ];
-    drafts.push(
-      ...(found.length > 0
-        ? found
-        : [{ rule: "annotation-changed", pointer: "/annotations" } as const]),
+    field(
+      [
+        ...hintFindings(before.annotations, after.annotations),
+        ...stringFindings(before.annotations, after.annotations, "/annotations", others),
+      ],
+      { rule: "annotation-changed", pointer: "/annotations" },
     );
   }
   return drafts;
 }
 
-function hintFindings(before: JsonValue | undefined, after: JsonValue | undefined): FindingDraft[] {
-  const drafts: FindingDraft[] = [];
-  for (const [key, fallback, risky, rule] of HINTS) {
-    const old = hint(before, key);
-    const now = hint(after, key);
-    if ((old ?? fallback) !== risky && (now ?? fallback) === risky) {
-      const d: FindingDraft = { rule, pointer: `/annotations/${key}` };
-      if (old !== undefined) d.before = old;
-      if (now !== undefined) d.after = now;
-      drafts.push(d);
-    }
-  }
-  return drafts;
-}
-
-/** A hint's boolean value; anything else (absent, not a boolean) is its default. */
-function hint(annotations: JsonValue | undefined, key: string): boolean | undefined {
-  if (!isJsonObject(annotations)) return undefined;
-  const value = getMember(annotations, key);
-  return typeof value === "boolean" ? value : undefined;
-}
-
 /**
- * The text checks over every string a model reads inside a schema or the
- * annotations (property descriptions, titles, enum values, member names),
- * at each structural change. `$`-keywords (`$schema`, `$id`, `$ref`) are
- * machinery, not text.
+ * Pairs each removed tool with the first added tool (by name) that carries
+ * its contract: the same schemas and annotations, found through one index,
+ * and the same description once the old name in it reads as the new one.
+ *
+ * @returns the removed tool's contract by the name of the tool that replaces it.
  */
-function stringFindings(
-  before: JsonValue | undefined,
-  after: JsonValue | undefined,
-  pointer: string,
-  others: readonly string[],
-): FindingDraft[] {
-  const drafts: FindingDraft[] = [];
-  for (const change of diffJson(before, after, pointer)) {
-    if (change.after === undefined || /\/\$[^/]*$/u.test(change.pointer)) continue;
-    const oldText = change.before === undefined ? undefined : strings(change.before).join("\n");
-    drafts.push(...textFindings(oldText, strings(change.after).join("\n"), change.pointer, others));
+function renames(
+  names: readonly string[],
+  known: ReadonlySet<string>,
+  pinnedByName: ReadonlyMap<string, Contract>,
+  liveByName: ReadonlyMap<string, Contract>,
+): Map<string, Contract> {
+  const added = new Map<string, Contract[]>();
+  for (const name of names) {
+    const contract = liveByName.get(name);
+    if (known.has(name) || contract === undefined) continue;
+    const key = shapeKey(contract);
+    added.set(key, [...(added.get(key) ?? []), contract]);
   }
-  return drafts;
+  const renamedFrom = new Map<string, Contract>();
+  if (added.size === 0) return renamedFrom;
+  for (const name of names) {
+    const old = pinnedByName.get(name);
+    if (old === undefined || liveByName.has(name)) continue;
+    const heir = added.get(shapeKey(old))?.find((c) => {
+      if (renamedFrom.has(c.name)) return false;
+      const { description } = old;
+      const renamed =
+        typeof description === "string" ? description.replaceAll(old.name, c.name) : description;
+      return sameJson(renamed, c.description);
+    });
+    if (heir !== undefined) renamedFrom.set(heir.name, old);
+  }
+  return renamedFrom;
 }
 
-/** The strings of a value, member names included, skipping `$`-keywords. Iterative. */
-function strings(value: JsonValue): string[] {
-  const found: string[] = [];
-  const stack: JsonValue[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    if (typeof v === "string") found.push(v);
-    else if (Array.isArray(v)) for (const item of v) stack.push(item);
-    else if (isJsonObject(v)) {
-      for (const key of Object.keys(v)) {
-        if (key.startsWith("$")) continue;
-        found.push(key);
-        stack.push(getMember(v, key)!);
-      }
-    }
-  }
-  return found;
-}
-
-function sameButName(old: Contract, now: Contract | undefined): boolean {
-  if (now === undefined) return false;
-  const description =
-    typeof old.description === "string"
-      ? old.description.replaceAll(old.name, now.name)
-      : old.description;
-  return (
-    sameJson(description, now.description) &&
-    sameJson(old.inputSchema, now.inputSchema) &&
-    optionalSame(old.outputSchema, now.outputSchema) &&
-    optionalSame(old.annotations, now.annotations)
-  );
+/** The canonical JSON of everything in a contract but its name and description. */
+function shapeKey(c: Contract): string {
+  const shape: Record<string, JsonValue> = { inputSchema: c.inputSchema };
+  if (c.outputSchema !== undefined) shape["outputSchema"] = c.outputSchema;
+  if (c.annotations !== undefined) shape["annotations"] = c.annotations;
+  return canonicalize(shape);
 }
 
 function optionalSame(a: JsonValue | undefined, b: JsonValue | undefined): boolean {

@@ -75,11 +75,31 @@ export function diffJson(
   return changes;
 }
 
-/** True when two JSON values have the same canonical JSON (so `-0` equals `0`). */
+/**
+ * True when two JSON values have the same canonical JSON: `-0` equals `0`,
+ * member order does not matter, `__proto__` is an ordinary member. Compares
+ * in place (no serialisation) and never recurses.
+ */
 export function sameJson(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return canonicalize(a) === canonicalize(b);
+  const stack: [JsonValue | undefined, JsonValue | undefined][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue; // also -0 and 0
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+    } else {
+      if (Array.isArray(y)) return false;
+      const keys = Object.keys(x);
+      if (keys.length !== Object.keys(y).length) return false;
+      for (const key of keys) {
+        if (!Object.hasOwn(y, key)) return false;
+        stack.push([getMember(x, key), getMember(y, key)]);
+      }
+    }
+  }
+  return true;
 }
 
 /** Options of {@link renderJsonValue}. */

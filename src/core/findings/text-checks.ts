@@ -1,4 +1,6 @@
+import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
 import { codePointLabel, hiddenCodePoints } from "../visible-text.js";
+import { diffJson } from "./diff-json.js";
 import type { FindingDraft } from "./finding.js";
 import type { RuleId } from "./rules.js";
 
@@ -72,14 +74,51 @@ const IGNORABLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 // Ordinary whitespace controls, which are not hidden text.
 const WHITESPACE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
 const MAX_REPORTED = 5;
+// A tool name that is one token, and the tokens of a text (dots kept: MCP names may hold them).
+const TOKEN_NAME = /^[\p{L}\p{N}_.-]+$/u;
+const NAME_TOKENS = /[\p{L}\p{N}_.-]+/gu;
+const NO_TOOLS: OtherTools = { has: () => false };
 const MAX_MATCH_LENGTH = 80;
+
+/**
+ * The names of a server's tools, for the mention check: `has(name)` is true
+ * for another tool of the server (never for the tool being checked).
+ */
+export interface OtherTools {
+  has(name: string): boolean;
+  /** Names that are not single tokens (spaces, punctuation): searched one by one. */
+  readonly unusual?: readonly string[];
+}
+
+/** The other tools of a server, from their names: identifier-like names are looked up, not searched. */
+export function otherTools(names: Iterable<string>, self?: string): OtherTools {
+  return serverTools(names)(self);
+}
+
+/**
+ * For a whole server: indexes its tool names once, and gives each tool's
+ * {@link OtherTools} (every name but its own) without copying the index.
+ */
+export function serverTools(names: Iterable<string>): (self?: string) => OtherTools {
+  const set = new Set<string>();
+  const unusual: string[] = [];
+  for (const name of names) {
+    if (name.length < 3) continue;
+    if (TOKEN_NAME.test(name)) set.add(name);
+    else unusual.push(name);
+  }
+  return (self) => ({
+    has: (name) => name !== self && set.has(name),
+    unusual: unusual.length === 0 ? unusual : unusual.filter((n) => n !== self),
+  });
+}
 
 /**
  * The checks a description (or any other string a model reads) runs: what
  * `after` gained over `before` in hidden characters and instruction-like
  * text. A string with no `before` (an added tool) gains everything it has.
  *
- * @param otherTools the names of the server's other tools, for mentions.
+ * @param others the server's other tools, for mentions (default none).
  * @returns drafts at `pointer`; `after` lists what was gained (code points
  *   as `U+XXXX`, or the matched words), at most five.
  */
@@ -87,7 +126,7 @@ export function textFindings(
   before: string | undefined,
   after: string,
   pointer: string,
-  otherTools: readonly string[] = [],
+  others: OtherTools = NO_TOOLS,
 ): FindingDraft[] {
   const drafts: FindingDraft[] = [];
   const hidden = gained(hiddenLabels(before ?? ""), hiddenLabels(after), true);
@@ -95,15 +134,59 @@ export function textFindings(
     drafts.push({ rule: "description-hidden-characters", pointer, after: hidden });
   const oldText = searchable(before ?? "");
   const newText = searchable(after);
+  // The old text is searched only for what the new one holds: most hold nothing.
   for (const [rule, patterns] of PATTERNS) {
-    const found = gained(matches(oldText, patterns), matches(newText, patterns), false);
+    const now = matches(newText, patterns);
+    const found = now.length === 0 ? now : gained(matches(oldText, patterns), now, false);
     if (found.length > 0) drafts.push({ rule, pointer, after: found });
   }
-  const mentions = otherTools.filter((n) => n.length >= 3).map((n) => mentionPattern(n));
-  const mentioned = gained(matches(oldText, mentions), matches(newText, mentions), false);
+  const named = mentions(newText, others);
+  const mentioned = named.length === 0 ? named : gained(mentions(oldText, others), named, false);
   if (mentioned.length > 0)
     drafts.push({ rule: "description-tool-mention", pointer, after: mentioned });
   return drafts;
+}
+
+/**
+ * The text checks over every string a model reads inside a schema or the
+ * annotations (property descriptions, titles, enum values, member names),
+ * at each structural change. `$`-keywords (`$schema`, `$id`, `$ref`) are
+ * machinery, not text, and are skipped.
+ */
+export function stringFindings(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  pointer: string,
+  others: OtherTools = NO_TOOLS,
+): FindingDraft[] {
+  const drafts: FindingDraft[] = [];
+  for (const change of diffJson(before, after, pointer)) {
+    if (change.after === undefined || /\/\$[^/]*$/u.test(change.pointer)) continue;
+    const newStrings = strings(change.after);
+    if (newStrings.length === 0) continue;
+    const oldText = change.before === undefined ? undefined : strings(change.before).join("\n");
+    drafts.push(...textFindings(oldText, newStrings.join("\n"), change.pointer, others));
+  }
+  return drafts;
+}
+
+/** The strings of a value, member names included, skipping `$`-keywords. Iterative. */
+function strings(value: JsonValue): string[] {
+  const found: string[] = [];
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (typeof v === "string") found.push(v);
+    else if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else if (isJsonObject(v)) {
+      for (const key of Object.keys(v)) {
+        if (key.startsWith("$")) continue;
+        found.push(key);
+        stack.push(getMember(v, key)!);
+      }
+    }
+  }
+  return found;
 }
 
 function hiddenLabels(text: string): string[] {
@@ -158,8 +241,17 @@ function gained(before: string[], after: string[], byCount: boolean): string[] {
   return result;
 }
 
-/** A tool name as a whole token: not part of a longer identifier. */
-function mentionPattern(name: string): RegExp {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "gu");
+/** The other tools `text` names, as whole tokens (not part of a longer identifier). */
+function mentions(text: string, others: OtherTools): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(NAME_TOKENS)) {
+    const token = m[0].replace(/^[.-]+|[.-]+$/gu, "");
+    if (others.has(token)) found.push(token);
+  }
+  for (const name of others.unusual ?? []) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "gu");
+    for (const m of text.matchAll(pattern)) found.push(m[0]);
+  }
+  return found;
 }

@@ -465,11 +465,77 @@ describe("classifyServer", () => {
     );
   });
 
+  it("checks mentions and look-alikes against every live name, when given only the changed tools", () => {
+    const after = changed((c) => (c.description = "Read a file, then call send_email."));
+    const added: Contract = { ...other, name: "Send_Email" };
+    const findings = classifyServer([pinned()], [after, added], {
+      liveNames: ["read_file", "send_email", "Send_Email"],
+    });
+    assert.deepEqual(
+      findings.map((f) => [f.tool, f.rule, f.after]),
+      [
+        ["Send_Email", "tool-added", undefined],
+        ["Send_Email", "tool-name-confusable", "Send_Email"],
+        ["read_file", "description-tool-mention", ["send_email"]],
+      ],
+    );
+  });
+
   it("keeps __proto__ a tool name like any other", () => {
     const proto: Contract = { name: "__proto__", description: "x", inputSchema: null };
     assert.deepEqual(
       classifyServer([proto], []).map((f) => [f.tool, f.rule]),
       [["__proto__", "tool-removed"]],
     );
+  });
+});
+
+describe("classifyServer at scale", () => {
+  const contract = (i: number, version: number): Contract => ({
+    name: `tool_${i}`,
+    description: `Tool ${i} reads records from the store, paged by cursor.${version ? ` v${version}` : ""}`,
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string", maxLength: 64 + version }, cursor: { type: "string" } },
+      required: ["id"],
+    },
+    annotations: { readOnlyHint: true },
+  });
+  /** n tools; a twentieth replaced by new ones, a tenth of the rest drifted. */
+  function server(n: number): [Contract[], Contract[]] {
+    const before = Array.from({ length: n }, (_, i) => contract(i, 0));
+    const after = before.map((c, i) =>
+      i < n / 20 ? contract(i + 2 * n, 0) : i % 10 === 0 ? contract(i, 1) : c,
+    );
+    return [before, after];
+  }
+  /** The fastest of three runs: the machine's load adds, it never subtracts. */
+  function fastest(n: number): number {
+    const [before, after] = server(n);
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = performance.now();
+      classifyServer(before, after);
+      best = Math.min(best, performance.now() - start);
+    }
+    return best;
+  }
+
+  it("classifies 10,000 tools with 1,000 drifted, 500 added and 500 removed", () => {
+    const [before, after] = server(10_000);
+    const findings = classifyServer(before, after);
+    const count = (rule: RuleId) => findings.filter((f) => f.rule === rule).length;
+    assert.equal(count("tool-removed"), 500);
+    assert.equal(count("tool-added"), 500);
+    assert.equal(count("description-changed"), 950);
+    assert.equal(count("input-constraint-relaxed"), 950);
+  });
+
+  it("takes time linear in the number of tools", () => {
+    fastest(2_000); // warm up
+    const small = fastest(2_500);
+    const large = fastest(10_000);
+    // Four times the tools: about four times the time; quadratic work would be sixteen.
+    assert.ok(large / small < 9, `2,500 tools: ${small} ms, 10,000 tools: ${large} ms`);
   });
 });

@@ -8,6 +8,7 @@ import { contractOf, type Contract } from "../../../src/core/contract.js";
 import type { ServerDigests } from "../../../src/core/digest.js";
 import { parseJson } from "../../../src/core/strict-json.js";
 import {
+  MAX_SNAPSHOT_DEPTH,
   pruneSnapshot,
   readSnapshot,
   renderSnapshot,
@@ -219,6 +220,22 @@ describe("snapshot file", () => {
       );
     },
   );
+
+  it("leaves out a contract nested too deep to pretty-print, and still writes the rest", async () => {
+    const dir = tempDir();
+    const path = join(dir, "c.contracts.json");
+    const deep = parseJson("[".repeat(9_000) + "]".repeat(9_000));
+    const limit = parseJson(
+      "[".repeat(MAX_SNAPSHOT_DEPTH - 1) + "]".repeat(MAX_SNAPSHOT_DEPTH - 1),
+    );
+    const contracts: Contract[] = [
+      { name: "deep", description: null, inputSchema: deep },
+      { name: "limit", description: null, inputSchema: limit },
+    ];
+    await writeSnapshot(path, withServer(undefined, "s", contracts));
+    const { snapshot } = await readSnapshot(path);
+    assert.deepEqual(Object.keys(snapshot!.servers["s"]!), ["limit"]);
+  });
 
   it("prunes entries the lock does not vouch for, and drops a removed server", () => {
     const dir = tempDir();
