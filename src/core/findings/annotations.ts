@@ -25,9 +25,12 @@ export function hintFindings(
     const old = hint(before, key);
     const now = hint(after, key);
     if ((old ?? fallback) !== risky && (now ?? fallback) === risky) {
+      // The values as served, so a reader sees a non-boolean for what it is.
       const d: FindingDraft = { rule, pointer: `/annotations/${key}` };
-      if (old !== undefined) d.before = old;
-      if (now !== undefined) d.after = now;
+      const rawOld = raw(before, key);
+      const rawNew = raw(after, key);
+      if (rawOld !== undefined) d.before = rawOld;
+      if (rawNew !== undefined) d.after = rawNew;
       drafts.push(d);
     }
   }
@@ -35,7 +38,10 @@ export function hintFindings(
 }
 
 function hint(annotations: JsonValue | undefined, key: string): boolean | undefined {
-  if (!isJsonObject(annotations)) return undefined;
-  const value = getMember(annotations, key);
+  const value = raw(annotations, key);
   return typeof value === "boolean" ? value : undefined;
+}
+
+function raw(annotations: JsonValue | undefined, key: string): JsonValue | undefined {
+  return isJsonObject(annotations) ? getMember(annotations, key) : undefined;
 }

@@ -4,22 +4,8 @@ import { sortKeys } from "../sort-keys.js";
 import type { FindingDraft } from "./finding.js";
 
 // Limits whose larger value accepts more, and whose smaller value does.
-const UPPER = [
-  "maxLength",
-  "maximum",
-  "exclusiveMaximum",
-  "maxItems",
-  "maxProperties",
-  "maxContains",
-];
-const LOWER = [
-  "minLength",
-  "minimum",
-  "exclusiveMinimum",
-  "minItems",
-  "minProperties",
-  "minContains",
-];
+const UPPER = "maxLength maximum exclusiveMaximum maxItems maxProperties maxContains".split(" ");
+const LOWER = "minLength minimum exclusiveMinimum minItems minProperties minContains".split(" ");
 // Constraints any change of which may accept more (a regex cannot be compared for inclusion).
 const OPAQUE = ["pattern", "format"];
 // Keywords holding one subschema that constrains the instance the same way in both versions.
@@ -143,7 +129,12 @@ function checkValues(o: JsonObject, n: JsonObject, at: string, drafts: FindingDr
     return;
   }
   const newValues = allowed(n) ?? [];
-  const extra = newValues.filter((v) => !oldValues.some((w) => sameJson(v, w)));
+  // Scalars by a set (SameValueZero: -0 is 0, as in canonical JSON); objects one by one.
+  const scalars = new Set(oldValues.filter((v) => v === null || typeof v !== "object"));
+  const objects = oldValues.filter((v) => v !== null && typeof v === "object");
+  const extra = newValues.filter((v) =>
+    v === null || typeof v !== "object" ? !scalars.has(v) : !objects.some((w) => sameJson(v, w)),
+  );
   if (extra.length > 0) {
     drafts.push(
       draft("input-enum-widened", appendPointer(at, newKey), getMember(o, oldKey), extra),

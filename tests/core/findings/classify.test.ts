@@ -403,6 +403,28 @@ describe("classifyTool", () => {
     );
   });
 
+  it("compares enum values as canonical JSON: -0 is 0, objects by content", () => {
+    const before = changed((c) => (schemaOf(c).properties.encoding.enum = [0, null, { a: 1 }]));
+    const same = changed((c) => (schemaOf(c).properties.encoding.enum = [{ a: 1 }, -0]));
+    assert.deepEqual(
+      classifyTool(before, same).map((f) => f.rule),
+      ["input-schema-changed"],
+    );
+    const wider = changed((c) => (schemaOf(c).properties.encoding.enum = [0, { a: 2 }, "0"]));
+    assert.deepEqual(
+      classifyTool(before, wider).map((f) => [f.rule, f.after]),
+      [["input-enum-widened", [{ a: 2 }, "0"]]],
+    );
+  });
+
+  it("takes a hint that is not a boolean for its default", () => {
+    const after = changed((c) => (annotationsOf(c).readOnlyHint = "true"));
+    assert.deepEqual(
+      classifyTool(pinned(), after).map((f) => [f.rule, f.before, f.after]),
+      [["annotation-readonly-removed", true, "true"]],
+    );
+  });
+
   it("checks an added tool's whole text and its name against look-alikes", () => {
     const added: Contract = {
       name: "read\u200Bfile",
