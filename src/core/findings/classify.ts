@@ -48,15 +48,17 @@ export interface ServerClassifyOptions {
   /** The server's name, copied into each finding (default: none). */
   server?: string;
   /**
-   * Every tool name in the lock, when some have no pinned contract (no
-   * snapshot): such a tool is neither added nor classified when it is still
-   * live, and is removed when it is not (default: the names of `pinned`).
+   * Every tool name in the lock, when `pinned` holds only some of them (no
+   * snapshot, or only the tools whose digests differ): such a tool is not
+   * added, and is removed only when it is not live (default: the names of
+   * `pinned`).
    */
   pinnedNames?: readonly string[];
   /**
-   * Every live tool name, for mentions and look-alike names, when `live`
-   * holds only the tools that differ (default: the names of `live`). Passing
-   * only the tools whose digests differ, with this, keeps a large server fast.
+   * Every live tool name, when `live` holds only some of them: for removals,
+   * mentions and look-alike names (default: the names of `live`). Passing
+   * only the tools whose digests differ, with both name lists, keeps a large
+   * server fast.
    */
   liveNames?: readonly string[];
 }
@@ -78,10 +80,12 @@ export function classifyServer(
   const pinnedByName = new Map(pinned.map((c) => [c.name, c]));
   const liveByName = new Map(live.map((c) => [c.name, c]));
   const known = new Set([...pinnedByName.keys(), ...(options.pinnedNames ?? [])]);
-  const names = [...new Set([...known, ...liveByName.keys()])].sort();
-  const renamedFrom = renames(names, known, pinnedByName, liveByName);
-  const renamed = new Set([...renamedFrom.values()].map((c) => c.name));
   const liveNames = options.liveNames ?? [...liveByName.keys()];
+  const liveSet = new Set(liveNames);
+  const isLive = (name: string) => liveSet.has(name);
+  const names = [...new Set([...known, ...liveByName.keys()])].sort();
+  const renamedFrom = renames(names, known, pinnedByName, liveByName, isLive);
+  const renamed = new Set([...renamedFrom.values()].map((c) => c.name));
   const bySkeleton = new Map<string, string[]>();
   for (const name of liveNames) {
     const key = skeleton(name);
@@ -92,22 +96,21 @@ export function classifyServer(
   const findings: Finding[] = [];
   for (const name of names) {
     if (renamed.has(name)) continue;
+    const old = pinnedByName.get(name);
     const now = liveByName.get(name);
-    const others = toolsBut(name);
     const from = renamedFrom.get(name);
     if (from !== undefined) {
       const pair = { pointer: "/name", before: from.name, after: name };
       findings.push(toFinding({ rule: "tool-renamed", ...pair }, name, server));
-      findings.push(...classify(from, now, others, twins, server));
-      continue;
+      findings.push(...classify(from, now, toolsBut(name), twins, server));
+    } else if (!known.has(name)) {
+      findings.push(...classify(undefined, now, toolsBut(name), twins, server));
+    } else if (!isLive(name) && !liveByName.has(name)) {
+      findings.push(toFinding({ rule: "tool-removed" }, name, server));
+    } else if (old !== undefined && now !== undefined) {
+      findings.push(...classify(old, now, toolsBut(name), twins, server));
     }
-    const old = pinnedByName.get(name);
-    if (old === undefined && known.has(name)) {
-      // Pinned without a snapshot: removed if gone, else the caller reports its fields.
-      if (now === undefined) findings.push(toFinding({ rule: "tool-removed" }, name, server));
-      continue;
-    }
-    findings.push(...classify(old, now, others, twins, server));
+    // Else still live with one side not given (no snapshot, or unchanged): nothing to say.
   }
   return findings;
 }

@@ -15,6 +15,7 @@ export function renames(
   known: ReadonlySet<string>,
   pinnedByName: ReadonlyMap<string, Contract>,
   liveByName: ReadonlyMap<string, Contract>,
+  isLive: (name: string) => boolean,
 ): Map<string, Contract> {
   const added = new Map<string, Contract[]>();
   for (const name of names) {
@@ -27,7 +28,7 @@ export function renames(
   if (added.size === 0) return renamedFrom;
   for (const name of names) {
     const old = pinnedByName.get(name);
-    if (old === undefined || liveByName.has(name)) continue;
+    if (old === undefined || isLive(name) || liveByName.has(name)) continue;
     const heir = added.get(shapeKey(old))?.find((c) => {
       if (renamedFrom.has(c.name)) return false;
       const { description } = old;

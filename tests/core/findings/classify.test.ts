@@ -503,6 +503,21 @@ describe("classifyServer", () => {
     );
   });
 
+  it("given only the changed tools and both name lists, reports only what changed", () => {
+    const drifted = changed((c) => (c.description = "Read a file."));
+    const findings = classifyServer([pinned(), other], [drifted, { ...other, name: "zip" }], {
+      pinnedNames: ["list", "read_file", "same", "no_snapshot"],
+      liveNames: ["read_file", "same", "no_snapshot", "zip"],
+    });
+    assert.deepEqual(
+      findings.map((f) => [f.tool, f.rule]),
+      [
+        ["read_file", "description-changed"],
+        ["zip", "tool-renamed"],
+      ],
+    );
+  });
+
   it("keeps __proto__ a tool name like any other", () => {
     const proto: Contract = { name: "__proto__", description: "x", inputSchema: null };
     assert.deepEqual(
