@@ -1,0 +1,190 @@
+/**
+ * The catalogue of findings: every rule id a user can meet, its severity, a
+ * one-line title and a help paragraph. The docs (docs/findings.md, checked
+ * against this table by a test), the JSON report, SARIF and CI annotations
+ * all read this one table. Ids are stable: a rule may be added, never renamed.
+ *
+ * Severity informs the reader; it never changes a verdict or an exit code
+ * (spec 6): a low-severity drift still fails.
+ */
+
+/** How much a finding matters to a reviewer, most severe first. */
+export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** What the catalogue says about one rule. */
+export interface RuleSpec {
+  severity: Severity;
+  /** One line, no trailing period. */
+  title: string;
+  /** One paragraph: what changed, why it matters, what to check. */
+  help: string;
+}
+
+/** The catalogue, in the order the docs list it. */
+export const RULES = {
+  "annotation-readonly-removed": {
+    severity: "high",
+    title: "readOnlyHint went from true to false or was removed",
+    help: "The tool no longer declares that it only reads. A removed hint counts as its MCP default, false. Clients may have auto-approved this tool because it was read-only; check what it now writes before re-pinning.",
+  },
+  "annotation-destructive-added": {
+    severity: "high",
+    title: "destructiveHint went from false to true or was removed",
+    help: "The tool now declares, or by the MCP default (true) may perform, destructive updates. Check what it can delete or overwrite before re-pinning.",
+  },
+  "annotation-openworld-added": {
+    severity: "medium",
+    title: "openWorldHint went from false to true or was removed",
+    help: "The tool now declares, or by the MCP default (true) may reach, an open world of external entities (the web, other systems) rather than a closed domain. Check where its data can now go.",
+  },
+  "annotation-idempotent-removed": {
+    severity: "low",
+    title: "idempotentHint went from true to false or was removed",
+    help: "Calling the tool twice with the same arguments may now have an additional effect (the MCP default is false). Clients that retry calls may repeat that effect.",
+  },
+  "annotation-changed": {
+    severity: "low",
+    title: "Annotations changed",
+    help: "An annotation changed in a way no other rule covers, for example a title, a vendor key, or a hint that became stricter. The structural diff shows what moved.",
+  },
+  "input-required-removed": {
+    severity: "medium",
+    title: "A required input property is no longer required",
+    help: "The input schema dropped an entry of `required`: calls that omit this argument are now accepted. Check how the tool behaves without it.",
+  },
+  "input-property-added": {
+    severity: "high",
+    title: "The input schema gained a property",
+    help: "The tool accepts an argument it did not accept before. A new parameter is a common way to make a model send extra data (file contents, conversation text, credentials); read its description and schema.",
+  },
+  "input-enum-widened": {
+    severity: "medium",
+    title: "An enum or const was widened or removed",
+    help: "A value that was limited to a fixed set (`enum`, `const`) now accepts more values, or any value. Check the new values.",
+  },
+  "input-constraint-relaxed": {
+    severity: "medium",
+    title: "A pattern, length, range or count limit was relaxed or removed",
+    help: "A limit on an input (`pattern`, `format`, `maxLength`, `minLength`, `maximum`, `minimum`, the exclusive bounds, `maxItems`, `minItems`, `maxProperties`, `minProperties`, `uniqueItems`) was loosened, changed or removed, so inputs it rejected may now be accepted.",
+  },
+  "input-additional-properties-opened": {
+    severity: "high",
+    title: "additionalProperties (or unevaluatedProperties) was opened",
+    help: "An object that accepted only its listed properties now accepts others, so a model may send arguments the schema does not describe.",
+  },
+  "input-type-widened": {
+    severity: "medium",
+    title: "An input type was widened",
+    help: "A `type` now allows more kinds of value (for example string to string or null, integer to number), or the type constraint or the whole schema was removed.",
+  },
+  "input-branch-added": {
+    severity: "medium",
+    title: "An anyOf or oneOf branch or a $ref was added",
+    help: "The schema gained an alternative (`anyOf`/`oneOf` branch) or a new or changed `$ref`, which can accept inputs the old schema rejected. Read the new branch or the referenced schema.",
+  },
+  "input-schema-changed": {
+    severity: "low",
+    title: "The input schema changed",
+    help: "The input schema changed in a way no other rule covers: a narrowing, a reordering, a changed default or property description. The structural diff shows what moved.",
+  },
+  "output-schema-changed": {
+    severity: "medium",
+    title: "The output schema changed, appeared or was removed",
+    help: "Clients that validate or parse the tool's structured output may break or accept data they did not expect. The structural diff shows what moved.",
+  },
+  "tool-name-confusable": {
+    severity: "high",
+    title: "A tool name is a case or Unicode variant of another tool's name",
+    help: "Two tools of the server have names that differ only in letter case, in Unicode compatibility forms (NFKC) or in invisible characters. A look-alike tool can shadow a trusted one; check which of the two is genuine.",
+  },
+  "description-hidden-characters": {
+    severity: "critical",
+    title: "Text gained invisible, bidirectional, tag or control characters",
+    help: "A description gained characters a reviewer cannot see but a model reads: zero-width and other format characters, bidirectional controls (U+202A-U+202E, U+2066-U+2069), tag characters (U+E0000-U+E007F), runs of variation selectors, or terminal controls. They are shown as `<U+XXXX>`. There is rarely an innocent reason: treat it as an attempt to hide instructions.",
+  },
+  "description-override": {
+    severity: "high",
+    title: "Text gained an instruction to ignore or override other instructions",
+    help: 'A description gained wording such as "ignore previous instructions", "disregard the above" or "system prompt", which addresses the model rather than describing the tool.',
+  },
+  "description-directive": {
+    severity: "medium",
+    title: "Text gained a directive addressed to the model",
+    help: 'A description gained wording such as "before using this tool", "always call", "you must", which tells the model what to do rather than what the tool does. Check what it asks for.',
+  },
+  "description-concealment": {
+    severity: "high",
+    title: "Text gained an instruction to hide something from the user",
+    help: 'A description gained wording such as "do not tell the user", "don\'t mention" or "without informing", asking the model to keep something from the person it works for.',
+  },
+  "description-markup": {
+    severity: "high",
+    title: "Text gained prompt markup such as `<IMPORTANT>`",
+    help: "A description gained tags such as `<IMPORTANT>`, `<SYSTEM>` or `<instructions>`, a common way to make injected text look authoritative to a model.",
+  },
+  "description-tool-mention": {
+    severity: "medium",
+    title: "Text gained a mention of another tool of the server",
+    help: "A description now names another tool, which can steer the model to call it first or to pass data between the two (tool shadowing).",
+  },
+  "description-url": {
+    severity: "medium",
+    title: "Text gained a URL",
+    help: "A description gained a URL, a place the model might be told to send data to or fetch instructions from.",
+  },
+  "description-sensitive-path": {
+    severity: "high",
+    title: "Text gained a home-directory or key path",
+    help: "A description gained a path such as ~/.ssh, id_rsa, ~/.aws/credentials, .env or /etc/passwd: a model may be asked to read a secret and pass it as an argument.",
+  },
+  "description-env-variable": {
+    severity: "medium",
+    title: "Text gained an environment variable name",
+    help: "A description gained a reference such as $API_KEY, ${TOKEN}, %USERPROFILE% or process.env.X, a way to ask a model for secrets held in the environment.",
+  },
+  "description-changed": {
+    severity: "low",
+    title: "The description's wording changed",
+    help: "The description changed and no other description rule matched. Read the word diff: a low severity is not a pass, and the drift still fails verify.",
+  },
+  "tool-added": {
+    severity: "medium",
+    title: "A tool was added",
+    help: "The server offers a tool that was not pinned. It is shown whole; its description runs the same checks as a changed one.",
+  },
+  "tool-removed": {
+    severity: "low",
+    title: "A tool was removed",
+    help: "A pinned tool is no longer offered. Agents or prompts that rely on it will fail.",
+  },
+  "tool-renamed": {
+    severity: "medium",
+    title: "A tool was likely renamed",
+    help: "A pinned tool disappeared and a new tool with the same contract (apart from its name) appeared. Check that the new name is the one you expect.",
+  },
+  "server-unreachable": {
+    severity: "high",
+    title: "The server could not be read",
+    help: "contractpin could not list the server's tools (it did not start, timed out, or answered with an error), so nothing about it was verified.",
+  },
+} as const satisfies Record<string, RuleSpec>;
+
+/** A rule id of the catalogue. */
+export type RuleId = keyof typeof RULES;
+
+/** A rule with its id, as the renderers list it. */
+export interface Rule extends RuleSpec {
+  id: RuleId;
+}
+
+/** Every rule, in catalogue order. */
+export function allRules(): Rule[] {
+  return (Object.keys(RULES) as RuleId[]).map((id) => ruleOf(id));
+}
+
+/** The catalogue entry of `id`. */
+export function ruleOf(id: RuleId): Rule {
+  const spec: RuleSpec = RULES[id];
+  return { id, severity: spec.severity, title: spec.title, help: spec.help };
+}

@@ -1,0 +1,193 @@
+import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
+import { codePointLabel, hiddenCodePoints } from "../visible-text.js";
+import { diffJson } from "./diff-json.js";
+import type { FindingDraft } from "./finding.js";
+import { PATTERNS } from "./text-patterns.js";
+
+// Characters a reviewer cannot see, removed before matching so that they do
+// not split a phrase; they are reported by their own rule.
+const IGNORABLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+// Ordinary whitespace controls, which are not hidden text.
+const WHITESPACE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
+const MAX_REPORTED = 5;
+// A tool name that is one token, and the tokens of a text (dots kept: MCP names may hold them).
+const TOKEN_NAME = /^[\p{L}\p{N}_.-]+$/u;
+const NAME_TOKENS = /[\p{L}\p{N}_.-]+/gu;
+const NO_TOOLS: OtherTools = { has: () => false };
+const MAX_MATCH_LENGTH = 80;
+
+/**
+ * The names of a server's tools, for the mention check: `has(name)` is true
+ * for another tool of the server (never for the tool being checked).
+ */
+export interface OtherTools {
+  has(name: string): boolean;
+  /** Names that are not single tokens (spaces, punctuation): searched one by one. */
+  readonly unusual?: readonly string[];
+}
+
+/** The other tools of a server, from their names: identifier-like names are looked up, not searched. */
+export function otherTools(names: Iterable<string>, self?: string): OtherTools {
+  return serverTools(names)(self);
+}
+
+/**
+ * For a whole server: indexes its tool names once, and gives each tool's
+ * {@link OtherTools} (every name but its own) without copying the index.
+ */
+export function serverTools(names: Iterable<string>): (self?: string) => OtherTools {
+  const set = new Set<string>();
+  const unusual: string[] = [];
+  for (const name of names) {
+    if (name.length < 3) continue;
+    if (TOKEN_NAME.test(name)) set.add(name);
+    else unusual.push(name);
+  }
+  return (self) => ({
+    has: (name) => name !== self && set.has(name),
+    unusual: unusual.length === 0 ? unusual : unusual.filter((n) => n !== self),
+  });
+}
+
+/**
+ * The checks a description (or any other string a model reads) runs: what
+ * `after` gained over `before` in hidden characters and instruction-like
+ * text. A string with no `before` (an added tool) gains everything it has.
+ *
+ * @param others the server's other tools, for mentions (default none).
+ * @returns drafts at `pointer`; `after` lists what was gained (code points
+ *   as `U+XXXX`, or the matched words), at most five.
+ */
+export function textFindings(
+  before: string | undefined,
+  after: string,
+  pointer: string,
+  others: OtherTools = NO_TOOLS,
+): FindingDraft[] {
+  const drafts: FindingDraft[] = [];
+  const hidden = gained(hiddenLabels(before ?? ""), hiddenLabels(after), true);
+  if (hidden.length > 0)
+    drafts.push({ rule: "description-hidden-characters", pointer, after: hidden });
+  const oldText = searchable(before ?? "");
+  const newText = searchable(after);
+  // The old text is searched only for what the new one holds: most hold nothing.
+  for (const [rule, patterns] of PATTERNS) {
+    const now = matches(newText, patterns);
+    const found = now.length === 0 ? now : gained(matches(oldText, patterns), now, false);
+    if (found.length > 0) drafts.push({ rule, pointer, after: found });
+  }
+  const named = mentions(newText, others);
+  const mentioned = named.length === 0 ? named : gained(mentions(oldText, others), named, false);
+  if (mentioned.length > 0)
+    drafts.push({ rule: "description-tool-mention", pointer, after: mentioned });
+  return drafts;
+}
+
+/**
+ * The text checks over every string a model reads inside a schema or the
+ * annotations (property descriptions, titles, enum values, member names),
+ * at each structural change. `$`-keywords (`$schema`, `$id`, `$ref`) are
+ * machinery, not text, and are skipped.
+ */
+export function stringFindings(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  pointer: string,
+  others: OtherTools = NO_TOOLS,
+): FindingDraft[] {
+  const drafts: FindingDraft[] = [];
+  for (const change of diffJson(before, after, pointer)) {
+    if (change.after === undefined || /\/\$[^/]*$/u.test(change.pointer)) continue;
+    const newStrings = strings(change.after);
+    if (newStrings.length === 0) continue;
+    const oldText = change.before === undefined ? undefined : strings(change.before).join("\n");
+    drafts.push(...textFindings(oldText, newStrings.join("\n"), change.pointer, others));
+  }
+  return drafts;
+}
+
+/** The strings of a value, member names included, skipping `$`-keywords. Iterative. */
+function strings(value: JsonValue): string[] {
+  const found: string[] = [];
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (typeof v === "string") found.push(v);
+    else if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else if (isJsonObject(v)) {
+      for (const key of Object.keys(v)) {
+        if (key.startsWith("$")) continue;
+        found.push(key);
+        stack.push(getMember(v, key)!);
+      }
+    }
+  }
+  return found;
+}
+
+function hiddenLabels(text: string): string[] {
+  return hiddenCodePoints(text, { multiline: true })
+    .filter((cp) => !WHITESPACE_CONTROLS.has(cp))
+    .map(codePointLabel);
+}
+
+/** NFKC (full-width letters read as letters), without the invisible characters. */
+function searchable(text: string): string {
+  return text.normalize("NFKC").replace(IGNORABLE, "");
+}
+
+/** The matches of all patterns, each once: a match inside an earlier one adds nothing. */
+function matches(text: string, patterns: readonly RegExp[]): string[] {
+  const spans: [start: number, end: number][] = [];
+  const found: string[] = [];
+  for (const pattern of patterns) {
+    for (const m of text.matchAll(pattern)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (spans.some(([s, e]) => s <= start && end <= e)) continue;
+      spans.push([start, end]);
+      const match = m[0].trim().replace(/\s+/gu, " ");
+      found.push(match.length > MAX_MATCH_LENGTH ? match.slice(0, MAX_MATCH_LENGTH) + "…" : match);
+    }
+  }
+  return found;
+}
+
+/**
+ * What `after` has that `before` has not: by count when `byCount` (one more
+ * zero-width space is one more), else by presence, ignoring case; in order,
+ * each once, at most five.
+ */
+function gained(before: string[], after: string[], byCount: boolean): string[] {
+  const key = (s: string) => (byCount ? s : s.toLowerCase());
+  const budget = new Map<string, number>();
+  for (const item of before) budget.set(key(item), (budget.get(key(item)) ?? 0) + 1);
+  const result: string[] = [];
+  const seen = new Set<string>();
+  for (const item of after) {
+    const k = key(item);
+    const left = budget.get(k) ?? 0;
+    if (left > 0) {
+      if (byCount) budget.set(k, left - 1);
+      continue;
+    }
+    if (!seen.has(k) && result.length < MAX_REPORTED) result.push(item);
+    seen.add(k);
+  }
+  return result;
+}
+
+/** The other tools `text` names, as whole tokens (not part of a longer identifier). */
+function mentions(text: string, others: OtherTools): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(NAME_TOKENS)) {
+    const token = m[0].replace(/^[.-]+|[.-]+$/gu, "");
+    if (others.has(token)) found.push(token);
+  }
+  for (const name of others.unusual ?? []) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "gu");
+    for (const m of text.matchAll(pattern)) found.push(m[0]);
+  }
+  return found;
+}

@@ -1,0 +1,233 @@
+import { readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { contractOf, type Contract } from "../core/contract.js";
+import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
+import { prettyJson } from "../core/pretty-json.js";
+import { parseJson } from "../core/strict-json.js";
+import { writeFileAtomic } from "./lock-file.js";
+import { reason } from "./read-input.js";
+
+/**
+ * The sidecar beside the lock: the pinned contracts themselves, so that a
+ * drift can be shown, not only detected. Its shape:
+ *
+ * ```json
+ * { "contractpin-contracts": "1",
+ *   "servers": { "<server>": { "<tool>": <contract object, spec 2> } } }
+ * ```
+ *
+ * It never feeds a digest and never changes a verdict: each entry is used
+ * only when its digest equals the lock's tool digest, and every problem with
+ * the file or an entry is a warning, never an error.
+ */
+
+/** The member naming the sidecar's format, and its only version. */
+export const SNAPSHOT_KEY = "contractpin-contracts";
+export const SNAPSHOT_VERSION = "1";
+
+/** The sidecar's content: entries as read, checked only when used. */
+export interface Snapshot {
+  /** Server name to tool name to contract; `__proto__` is an ordinary own key. */
+  servers: Record<string, Record<string, unknown>>;
+}
+
+/** The sidecar's path for a lock: `X.lock` gives `X.contracts.json`, any other name gains `.contracts.json`. */
+export function snapshotPath(lockPath: string): string {
+  const name = basename(lockPath);
+  const stem = name.endsWith(".lock") && name.length > 5 ? name.slice(0, -5) : name;
+  return join(dirname(lockPath), `${stem}.contracts.json`);
+}
+
+/** What {@link readSnapshot} found: a snapshot, or none with (perhaps) why. */
+export interface SnapshotRead {
+  snapshot?: Snapshot;
+  /** One line for the warning sink, when a file exists but cannot be used. */
+  warning?: string;
+}
+
+/**
+ * Reads the sidecar at `path` with the strict parser. No file is no
+ * snapshot, silently (it may have been opted out of); an unreadable, corrupt
+ * or unknown-version file is no snapshot with a warning. Never throws for
+ * the file's content.
+ */
+export async function readSnapshot(path: string): Promise<SnapshotRead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return {};
+    return { warning: `${path}: cannot read the contract snapshots: ${reason(cause)}${FALLBACK}` };
+  }
+  try {
+    const root = parseJson(bytes);
+    const version = isJsonObject(root) ? getMember(root, SNAPSHOT_KEY) : undefined;
+    const servers = isJsonObject(root) ? getMember(root, "servers") : undefined;
+    if (version !== SNAPSHOT_VERSION || !isJsonObject(servers)) {
+      const what =
+        version === undefined || !isJsonObject(servers)
+          ? "is not a contract snapshot file"
+          : `has format ${JSON.stringify(version)}, not "1"`;
+      return { warning: `${path}: ${what}${FALLBACK}` };
+    }
+    const snapshot: Snapshot = { servers: {} };
+    for (const [name, tools] of Object.entries(servers)) {
+      if (isJsonObject(tools)) setMember(snapshot.servers, name, tools);
+    }
+    return { snapshot };
+  } catch (err) {
+    if (!isContractpinError(err)) throw err;
+    return { warning: `${path}: the contract snapshots are corrupt: ${err.message}${FALLBACK}` };
+  }
+}
+
+const FALLBACK = "; showing the changed fields only";
+
+/** One tool's snapshot, or why there is none. */
+export interface SnapshotEntry {
+  contract?: Contract;
+  /** One line for the warning sink when there is no usable entry. */
+  warning?: string;
+}
+
+/**
+ * The pinned contract of `tool` of `server`, when the snapshot holds an
+ * entry whose digest (of the entry exactly as stored) is the lock's tool
+ * digest `pinned`. A missing entry, a stale one (from another pin) or one
+ * edited by hand gives no contract and a warning naming `file`.
+ */
+export function snapshotEntry(
+  snapshot: Snapshot | undefined,
+  server: string,
+  tool: string,
+  pinned: Digest,
+  file = "the contract snapshots",
+): SnapshotEntry {
+  const where = `${file}: no snapshot of tool ${JSON.stringify(tool)} of server ${JSON.stringify(server)}`;
+  const tools = snapshot === undefined ? undefined : member(snapshot.servers, server);
+  const entry = tools === undefined ? undefined : member(tools, tool);
+  if (entry === undefined) return { warning: `${where}${FALLBACK}` };
+  if (!matches(entry, tool, pinned)) {
+    return { warning: `${where} matches the lock (stale or edited)${FALLBACK}` };
+  }
+  return { contract: contractOf(entry as JsonObject) };
+}
+
+/**
+ * A copy of `snapshot` holding only the entries that match `lock` (tools
+ * pinned, digests equal): what to write after a pin, so that stale entries
+ * and removed servers do not linger.
+ */
+export function pruneSnapshot(
+  snapshot: Snapshot | undefined,
+  lock: { servers: Record<string, ServerDigests> },
+): Snapshot {
+  const pruned: Snapshot = { servers: {} };
+  for (const [server, pinned] of Object.entries(lock.servers)) {
+    const tools = snapshot === undefined ? undefined : member(snapshot.servers, server);
+    if (tools === undefined) continue;
+    const kept: Record<string, unknown> = {};
+    for (const [tool, digests] of Object.entries(pinned.tools)) {
+      const entry = member(tools, tool);
+      if (entry !== undefined && matches(entry, tool, digests.digest)) setMember(kept, tool, entry);
+    }
+    setMember(pruned.servers, server, kept);
+  }
+  return pruned;
+}
+
+/**
+ * The deepest nesting a snapshot entry may have. A pretty-printed value grows
+ * with the square of its depth (each line is indented), and the printer
+ * recurses; no real tool schema comes near this.
+ */
+export const MAX_SNAPSHOT_DEPTH = 100;
+
+/**
+ * A copy of `snapshot` with `server`'s entries replaced by `contracts` (for
+ * init, add, update). A contract nested deeper than {@link MAX_SNAPSHOT_DEPTH}
+ * is left out: that tool has no snapshot, which only costs its diff.
+ */
+export function withServer(
+  snapshot: Snapshot | undefined,
+  server: string,
+  contracts: readonly Contract[],
+): Snapshot {
+  const next = withoutServer(snapshot, server);
+  const tools: Record<string, unknown> = {};
+  for (const contract of contracts) {
+    if (!deeperThan(contract, MAX_SNAPSHOT_DEPTH)) setMember(tools, contract.name, contract);
+  }
+  setMember(next.servers, server, tools);
+  return next;
+}
+
+/** A copy of `snapshot` without `server` (for remove). */
+export function withoutServer(snapshot: Snapshot | undefined, server: string): Snapshot {
+  const next: Snapshot = { servers: {} };
+  for (const [name, tools] of Object.entries(snapshot?.servers ?? {})) {
+    if (name !== server) setMember(next.servers, name, tools);
+  }
+  return next;
+}
+
+/** The sidecar's text: keys sorted, two-space indent, LF, a trailing newline (like the lock). */
+export function renderSnapshot(snapshot: Snapshot): string {
+  return prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers }) + "\n";
+}
+
+/**
+ * Writes the sidecar atomically (like the lock), unless the file already
+ * holds exactly this text.
+ *
+ * @returns whether the file was written.
+ * @throws ContractpinError LOCK_WRITE_FAILED naming the sidecar.
+ */
+export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<boolean> {
+  const text = renderSnapshot(snapshot);
+  try {
+    if (readFileSync(path, "utf8") === text) return false;
+  } catch {
+    // No file (or an unreadable one): write it.
+  }
+  try {
+    await writeFileAtomic(path, text);
+  } catch (err) {
+    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
+    const why = err.cause === undefined ? err.message : reason(err.cause);
+    throw new ContractpinError(
+      "LOCK_WRITE_FAILED",
+      `${path}: cannot write the contract snapshots: ${why}`,
+      { cause: err.cause ?? err },
+    );
+  }
+  return true;
+}
+
+/** The entry is exactly a contract named `tool` whose digest is `pinned`. */
+function matches(entry: unknown, tool: string, pinned: Digest): boolean {
+  if (!isJsonObject(entry) || getMember(entry, "name") !== tool) return false;
+  try {
+    return digestValue(entry) === pinned;
+  } catch {
+    return false; // not canonicalizable (too deep): unusable, not an error
+  }
+}
+
+/** True when `value` nests arrays and objects more than `limit` levels deep. Iterative. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function member<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}

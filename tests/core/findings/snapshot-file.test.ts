@@ -1,0 +1,252 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { canonicalize } from "../../../src/core/canonical-json.js";
+import { contractOf, type Contract } from "../../../src/core/contract.js";
+import type { ServerDigests } from "../../../src/core/digest.js";
+import { parseJson } from "../../../src/core/strict-json.js";
+import {
+  MAX_SNAPSHOT_DEPTH,
+  pruneSnapshot,
+  readSnapshot,
+  renderSnapshot,
+  snapshotEntry,
+  snapshotPath,
+  withoutServer,
+  withServer,
+  writeSnapshot,
+} from "../../../src/io/snapshot-file.js";
+import { pythonDigest } from "../../helpers/cli.js";
+import { baseTools } from "../../helpers/workspace.js";
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "contractpin-snapshot-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The tools of the shared fixture, with a -0 and a __proto__ member to carry through. */
+function tools(): unknown[] {
+  const list = baseTools() as Record<string, unknown>[];
+  list[1]!.inputSchema = parseJson(
+    '{"type":"object","properties":{"__proto__":{"type":"string","minimum":-0}},"required":["id"]}',
+  );
+  return list;
+}
+
+/** The contracts and, from the independent Python implementation, the lock's digests. */
+function pinnedServer(dir: string): { contracts: Contract[]; digests: ServerDigests } {
+  const dump = join(dir, "dump.json");
+  // Written by hand so that -0 and __proto__ reach the file as text.
+  writeFileSync(dump, JSON.stringify({ tools: tools() }).replace('"minimum":0', '"minimum":-0'));
+  const list = (parseJson(readFileSync(dump)) as { tools: never[] }).tools;
+  return {
+    contracts: list.map((t) => contractOf(t)),
+    digests: pythonDigest(dump) as ServerDigests,
+  };
+}
+
+describe("snapshotPath", () => {
+  it("puts the sidecar beside the lock, named after it", () => {
+    assert.equal(snapshotPath("contractpin.lock"), "contractpin.contracts.json");
+    assert.equal(snapshotPath("/repo/ci/mcp.lock"), "/repo/ci/mcp.contracts.json");
+    assert.equal(snapshotPath("pins.json"), "pins.json.contracts.json");
+    assert.equal(snapshotPath("/x/.lock"), "/x/.lock.contracts.json");
+  });
+});
+
+describe("snapshot file", () => {
+  it("round-trips: each entry read back is the pinned contract, checked against the lock", async () => {
+    const dir = tempDir();
+    const { contracts, digests } = pinnedServer(dir);
+    const path = join(dir, "contractpin.contracts.json");
+    assert.equal(await writeSnapshot(path, withServer(undefined, "docs", contracts)), true);
+    const { snapshot, warning } = await readSnapshot(path);
+    assert.equal(warning, undefined);
+    for (const contract of contracts) {
+      const entry = snapshotEntry(
+        snapshot,
+        "docs",
+        contract.name,
+        digests.tools[contract.name]!.digest,
+      );
+      assert.equal(entry.warning, undefined);
+      // Values as canonicalized: -0 comes back as 0.
+      assert.equal(canonicalize(entry.contract), canonicalize(contract));
+    }
+    const fetchSchema = snapshotEntry(
+      snapshot,
+      "docs",
+      "fetch_page",
+      digests.tools["fetch_page"]!.digest,
+    ).contract!.inputSchema as Record<string, Record<string, unknown>>;
+    assert.ok(Object.hasOwn(fetchSchema.properties!, "__proto__"));
+  });
+
+  it("is written like the lock: sorted keys, two-space indent, LF, trailing newline", async () => {
+    const dir = tempDir();
+    const path = join(dir, "contractpin.contracts.json");
+    const contract: Contract = { name: "b", description: "d", inputSchema: { z: 1, a: -0 } };
+    await writeSnapshot(path, withServer(undefined, "s", [contract]));
+    assert.equal(
+      readFileSync(path, "utf8"),
+      [
+        "{",
+        '  "contractpin-contracts": "1",',
+        '  "servers": {',
+        '    "s": {',
+        '      "b": {',
+        '        "description": "d",',
+        '        "inputSchema": {',
+        '          "a": 0,',
+        '          "z": 1',
+        "        },",
+        '        "name": "b"',
+        "      }",
+        "    }",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("does not rewrite an unchanged file", async () => {
+    const dir = tempDir();
+    const path = join(dir, "contractpin.contracts.json");
+    const snapshot = withServer(undefined, "s", [
+      { name: "t", description: null, inputSchema: null },
+    ]);
+    assert.equal(await writeSnapshot(path, snapshot), true);
+    const past = new Date("2020-01-01T00:00:00Z");
+    const { utimesSync } = await import("node:fs");
+    utimesSync(path, past, past);
+    assert.equal(await writeSnapshot(path, snapshot), false);
+    assert.equal(statSync(path).mtimeMs, past.getTime());
+    assert.equal(await writeSnapshot(path, withServer(snapshot, "s", [])), true);
+  });
+
+  it("takes a stale entry (another pin's contract) for no snapshot, with a warning", async () => {
+    const dir = tempDir();
+    const { contracts, digests } = pinnedServer(dir);
+    const path = join(dir, "contractpin.contracts.json");
+    const stale = contracts.map((c) => ({ ...c, description: `${String(c.description)} (old)` }));
+    await writeSnapshot(path, withServer(undefined, "docs", stale));
+    const { snapshot } = await readSnapshot(path);
+    const entry = snapshotEntry(snapshot, "docs", "search", digests.tools["search"]!.digest, path);
+    assert.equal(entry.contract, undefined);
+    assert.equal(
+      entry.warning,
+      `${path}: no snapshot of tool "search" of server "docs" matches the lock (stale or edited); showing the changed fields only`,
+    );
+  });
+
+  it("takes a hand-edited entry for no snapshot, even when its contract projection matches", async () => {
+    const dir = tempDir();
+    const { contracts, digests } = pinnedServer(dir);
+    const path = join(dir, "contractpin.contracts.json");
+    await writeSnapshot(path, withServer(undefined, "docs", contracts));
+    // An extra member that contractOf would drop: the entry is no longer exactly the contract.
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace('"name": "search"', '"name": "search", "title": "x"'),
+    );
+    const { snapshot } = await readSnapshot(path);
+    const edited = snapshotEntry(snapshot, "docs", "search", digests.tools["search"]!.digest, path);
+    assert.equal(edited.contract, undefined);
+    assert.match(edited.warning!, /no snapshot of tool "search" of server "docs" matches the lock/);
+    // An entry filed under another tool's name.
+    const moved = snapshotEntry(snapshot, "docs", "fetch_page", digests.tools["search"]!.digest);
+    assert.equal(moved.contract, undefined);
+    // The untouched entry is still used.
+    assert.ok(
+      snapshotEntry(snapshot, "docs", "fetch_page", digests.tools["fetch_page"]!.digest).contract,
+    );
+  });
+
+  it("reads a missing file as no snapshot, silently; a missing entry warns", async () => {
+    const dir = tempDir();
+    const read = await readSnapshot(join(dir, "none.contracts.json"));
+    assert.deepEqual(read, {});
+    const entry = snapshotEntry(
+      read.snapshot,
+      "docs",
+      "__proto__",
+      `sha256:${"0".repeat(64)}`,
+      "f",
+    );
+    assert.equal(
+      entry.warning,
+      'f: no snapshot of tool "__proto__" of server "docs"; showing the changed fields only',
+    );
+  });
+
+  it("reads a corrupt or foreign file as no snapshot, with one warning line", async () => {
+    const dir = tempDir();
+    const cases: [string, RegExp][] = [
+      ['{"contractpin-contracts": "1", "servers": {}, "servers": {}}', /corrupt: .*duplicate/i],
+      ["{", /corrupt/],
+      ['{"contractpin-contracts": "2", "servers": {}}', /has format "2", not "1"/],
+      ["[]", /is not a contract snapshot file/],
+      ['{"contractpin": "1"}', /is not a contract snapshot file/],
+    ];
+    for (const [text, pattern] of cases) {
+      const path = join(dir, "c.contracts.json");
+      writeFileSync(path, text);
+      const { snapshot, warning } = await readSnapshot(path);
+      assert.equal(snapshot, undefined, text);
+      assert.match(warning!, pattern);
+      assert.ok(warning!.startsWith(path) && !warning!.includes("\n"));
+    }
+  });
+
+  it(
+    "reads an unreadable file as no snapshot, with a warning",
+    { skip: process.getuid?.() === 0 },
+    async () => {
+      const dir = tempDir();
+      const path = join(dir, "c.contracts.json");
+      writeFileSync(path, "{}");
+      chmodSync(path, 0o000);
+      const { snapshot, warning } = await readSnapshot(path);
+      assert.equal(snapshot, undefined);
+      assert.equal(
+        warning,
+        `${path}: cannot read the contract snapshots: permission denied; showing the changed fields only`,
+      );
+    },
+  );
+
+  it("leaves out a contract nested too deep to pretty-print, and still writes the rest", async () => {
+    const dir = tempDir();
+    const path = join(dir, "c.contracts.json");
+    const deep = parseJson("[".repeat(9_000) + "]".repeat(9_000));
+    const limit = parseJson(
+      "[".repeat(MAX_SNAPSHOT_DEPTH - 1) + "]".repeat(MAX_SNAPSHOT_DEPTH - 1),
+    );
+    const contracts: Contract[] = [
+      { name: "deep", description: null, inputSchema: deep },
+      { name: "limit", description: null, inputSchema: limit },
+    ];
+    await writeSnapshot(path, withServer(undefined, "s", contracts));
+    const { snapshot } = await readSnapshot(path);
+    assert.deepEqual(Object.keys(snapshot!.servers["s"]!), ["limit"]);
+  });
+
+  it("prunes entries the lock does not vouch for, and drops a removed server", () => {
+    const dir = tempDir();
+    const { contracts, digests } = pinnedServer(dir);
+    const stale = { ...contracts[0]!, description: "old" };
+    let snapshot = withServer(undefined, "docs", [stale, contracts[1]!]);
+    snapshot = withServer(snapshot, "gone", contracts);
+    const pruned = pruneSnapshot(snapshot, { servers: { docs: digests } });
+    assert.deepEqual(Object.keys(pruned.servers), ["docs"]);
+    assert.deepEqual(Object.keys(pruned.servers["docs"]!), ["fetch_page"]);
+    assert.deepEqual(Object.keys(withoutServer(snapshot, "docs").servers), ["gone"]);
+    assert.ok(renderSnapshot(pruned).endsWith("}\n"));
+  });
+});
