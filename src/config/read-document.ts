@@ -1,4 +1,5 @@
 import { parse as parseToml, TomlError } from "smol-toml";
+import { positionOf } from "../core/text-position.js";
 import { isContractpinError } from "../core/errors.js";
 import type { JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
@@ -52,17 +53,10 @@ function readJson(bytes: Uint8Array, file: string): JsonValue {
 
 function jsonError(err: unknown, bytes: Uint8Array, file: string): Error {
   if (!isContractpinError(err)) return err as Error;
-  const at = /at byte (\d+)/.exec(err.message);
-  const where = at ? ` (${lineColumn(bytes, Number(at[1]))})` : "";
-  return configInvalid(`${file}: not valid JSON: ${err.message}${where}`, err);
-}
-
-/** "line L, column C" (both 1-based, the column in characters) of a byte offset. */
-function lineColumn(bytes: Uint8Array, offset: number): string {
-  // The default decoder drops a byte order mark, which is no column of the first line.
-  const before = new TextDecoder("utf-8").decode(bytes.subarray(0, offset));
-  const lines = before.split(/\r\n|\r|\n/);
-  return `line ${lines.length}, column ${[...lines[lines.length - 1]!].length + 1}`;
+  return configInvalid(
+    `${file}: not valid JSON: ${err.message}${positionOf(err.message, bytes)}`,
+    err,
+  );
 }
 
 function readToml(bytes: Uint8Array, file: string): Record<string, unknown> {

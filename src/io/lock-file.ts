@@ -16,6 +16,7 @@ import { parseJson } from "../core/strict-json.js";
 import { rebaseLock } from "../core/lock-rebase.js";
 import { readRegularFile, reason } from "./read-input.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
+import { positionOf } from "../core/text-position.js";
 import { withWriteGuard } from "./write-guard.js";
 
 /**
@@ -44,7 +45,9 @@ export async function readLock(path: string): Promise<Lock> {
   } catch (err) {
     if (!isContractpinError(err)) throw err;
     const code = err.code.startsWith("LOCK_") ? err.code : "LOCK_CORRUPT";
-    const message = err.code.startsWith("LOCK_") ? err.message : `lock is corrupt: ${err.message}`;
+    const message = err.code.startsWith("LOCK_")
+      ? err.message
+      : `lock is corrupt: ${err.message}${positionOf(err.message, bytes)}${conflictHint(bytes)}`;
     throw new ContractpinError(code, `${path}: ${message}`, { cause: err });
   }
 }
@@ -194,4 +197,16 @@ export async function writeLock(
     },
     options.signal,
   );
+}
+
+/**
+ * A hint for a lock that a git merge left with conflict markers: re-pinning
+ * is how a merged lock is made whole again, since digests cannot be merged by
+ * hand.
+ */
+function conflictHint(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return /^(<{7}|>{7}) /m.test(text) && /^={7}\r?$/m.test(text)
+    ? "; it has git conflict markers: resolve them (take either side of each), then run 'contractpin update' to re-pin from the servers"
+    : "";
 }

@@ -39,3 +39,28 @@ describe("a lock that is not a regular file", () => {
     });
   }
 });
+
+describe("a lock that is not valid JSON", () => {
+  it("names the line and column of the error", () => {
+    ws.write("truncated.lock", '{\n  "contractpin": "1",\n  "servers": {\n');
+    const r = runCli(["verify", "--lock", "truncated.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: truncated\.lock: lock is corrupt: expected a member name in double quotes but found end of input at byte 39 \(\$\.servers\) \(line 4, column 1\)\n$/,
+    );
+  });
+
+  it("with git conflict markers: says to resolve them and re-pin with update", () => {
+    ws.write(
+      "merged.lock",
+      '{\n  "contractpin": "1",\n<<<<<<< HEAD\n  "generated_at": "a",\n=======\n  "generated_at": "b",\n>>>>>>> feature\n}\n',
+    );
+    const r = runCli(["update", "--lock", "merged.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /\(line 3, column 1\); it has git conflict markers: resolve them/);
+    assert.match(r.stderr, /then run 'contractpin update' to re-pin from the servers\n$/);
+  });
+});
