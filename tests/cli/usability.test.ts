@@ -234,3 +234,43 @@ describe("add", () => {
     assert.doesNotMatch(pinned.stderr, /is not pinned/);
   });
 });
+
+describe("a stdio server that fails naming a variable contractpin did not pass", () => {
+  const server = [
+    "--",
+    process.execPath,
+    "-e",
+    "console.error('Error: BRAVE_API_KEY environment variable is required'); process.exit(1)",
+  ];
+
+  it("gets the exact --env to add", () => {
+    const ws = new Workspace();
+    const r = runCli(["add", "brave", ...server], {
+      cwd: ws.dir,
+      env: { BRAVE_API_KEY: "set-in-the-shell" },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: server brave: the server exited with code 1 before answering; it names BRAVE_API_KEY, which contractpin has but does not pass to servers: add --env 'BRAVE_API_KEY=\$\{BRAVE_API_KEY\}' to pass it\n/,
+    );
+    assert.ok(!r.stderr.includes("set-in-the-shell"));
+  });
+
+  it("gets no hint when the variable is passed, or is not set at all", () => {
+    const ws = new Workspace();
+    const unset = runCli(["add", "brave", ...server], {
+      cwd: ws.dir,
+      env: { BRAVE_API_KEY: undefined },
+    });
+    assert.equal(unset.code, 1, unset.stderr);
+    assert.doesNotMatch(unset.stderr, /does not pass/);
+    const passed = runCli(["add", "brave", "--env", "BRAVE_API_KEY=${BRAVE_API_KEY}", ...server], {
+      cwd: ws.dir,
+      env: { BRAVE_API_KEY: "set-in-the-shell" },
+    });
+    assert.equal(passed.code, 1, passed.stderr);
+    assert.match(passed.stderr, /exited with code 1 before answering/);
+    assert.doesNotMatch(passed.stderr, /does not pass/);
+  });
+});

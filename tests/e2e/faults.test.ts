@@ -244,13 +244,38 @@ describe("HTTP faults", () => {
   });
 
   const statuses: [string, RegExp][] = [
-    ["status-401", /HTTP 401 Unauthorized: the server refused the credentials/],
-    ["status-403", /HTTP 403 Forbidden: the server refused the credentials/],
+    // No header configured: the server wants credentials, and the line says how to pass them.
+    [
+      "status-401",
+      /HTTP 401 Unauthorized: the server wants credentials, and none are configured for it; pass them as a header .*--header 'Authorization: Bearer \$\{TOKEN\}'/,
+    ],
+    ["status-403", /HTTP 403 Forbidden: the server wants credentials/],
     ["status-404", /HTTP 404 Not Found: no MCP endpoint at this URL/],
     ["status-500", /HTTP 500 Internal Server Error: the server failed/],
     ["not-json", /not strict JSON|not JSON/],
     ["html", /not an MCP server/],
   ];
+  it("status-401 with a header configured: the server refused those credentials", async () => {
+    const ws = new Workspace();
+    const r = runCli(
+      [
+        "add",
+        "remote",
+        "--url",
+        await fake("status-401"),
+        "--header",
+        "Authorization: Bearer ${T}",
+      ],
+      { cwd: ws.dir, env: { T: "wrong-token-value" } },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /HTTP 401 Unauthorized: the server refused the credentials \(check the headers\)/,
+    );
+    assert.ok(!r.stderr.includes("wrong-token-value"));
+  });
+
   for (const [mode, message] of statuses) {
     it(`${mode}: exit 1 and one line`, async () => {
       const ws = new Workspace();

@@ -4,13 +4,23 @@ import type { ExitStatus } from "./stdio-transport.js";
 
 const TLS = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 
-/** One clear line for why a live server could not be read, whatever layer failed. */
-export function describeError(err: unknown, timeoutSeconds: number): string {
+/**
+ * One clear line for why a live server could not be read, whatever layer failed.
+ *
+ * @param sent.headers whether the read sent configured headers (an HTTP 401
+ *   then means they were refused, else that the server wants some).
+ */
+export function describeError(
+  err: unknown,
+  timeoutSeconds: number,
+  sent: { headers: boolean } = { headers: false },
+): string {
   if (isContractpinError(err)) return err.message;
-  if (err instanceof SdkHttpError) return httpStatus(err.status, err.statusText ?? "");
+  if (err instanceof SdkHttpError)
+    return httpStatus(err.status, err.statusText ?? "", sent.headers);
   if (err instanceof SseError) {
     return typeof err.code === "number"
-      ? `${httpStatus(err.code, "")} (legacy SSE)`
+      ? `${httpStatus(err.code, "", sent.headers)} (legacy SSE)`
       : `legacy SSE failed: ${err.message}`;
   }
   if (err instanceof ProtocolError)
@@ -62,8 +72,14 @@ export function describeExit(status: ExitStatus, answered: boolean): string {
     : `the server ${how} before answering`;
 }
 
-function httpStatus(status: number, statusText: string): string {
+function httpStatus(status: number, statusText: string, headers = true): string {
   const text = statusText ? ` ${statusText}` : "";
+  if ((status === 401 || status === 403) && !headers)
+    return (
+      `HTTP ${status}${text}: the server wants credentials, and none are configured for it; ` +
+      "pass them as a header that refers to an environment variable, e.g. " +
+      "--header 'Authorization: Bearer ${TOKEN}' with TOKEN set when reading"
+    );
   if (status === 401 || status === 403)
     return `HTTP ${status}${text}: the server refused the credentials (check the headers)`;
   if (status === 404) return `HTTP 404${text}: no MCP endpoint at this URL`;

@@ -13,6 +13,7 @@ import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
+import { withheldEnvHint } from "./env-hint.js";
 import { tapFetch } from "./http-tap.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
@@ -106,10 +107,25 @@ export async function readLiveTools(
         ? `timed out after ${ctx.timeoutMs / 1000} s`
         : log.error === undefined && !isContractpinError(err) && exit !== undefined
           ? describeExit(exit, stdio!.hasAnswered)
-          : describeError(log.error ?? err, ctx.timeoutMs / 1000);
-    throw Object.assign(new ContractpinError("SERVER_UNREADABLE", message, { cause: err }), {
-      detail,
-    } satisfies WithDetail);
+          : describeError(log.error ?? err, ctx.timeoutMs / 1000, {
+              headers: source.transport === "http" && Object.keys(source.headers ?? {}).length > 0,
+            });
+    const hint =
+      source.transport === "stdio"
+        ? withheldEnvHint(
+            detail,
+            ctx.env,
+            new Set([...INHERITED_ENV, ...Object.keys(source.env ?? {})]),
+          )
+        : undefined;
+    throw Object.assign(
+      new ContractpinError("SERVER_UNREADABLE", hint ? `${message}; ${hint}` : message, {
+        cause: err,
+      }),
+      {
+        detail,
+      } satisfies WithDetail,
+    );
   } finally {
     closing = true;
     stop.abort();
