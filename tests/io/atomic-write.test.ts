@@ -164,7 +164,10 @@ describe("a writer killed mid-write", () => {
     assert.equal(ws.read(), old, "the lock is untouched");
     validateLock(parseJson(ws.read()));
     // The half-written text went to a temporary file beside the lock, never into it.
-    const temps = readdirSync(ws.dir).filter((n) => n.startsWith(".contractpin.lock."));
+    // (The writer's guard, .contractpin.lock.lck, stays too: the next run finds its pid dead.)
+    const temps = readdirSync(ws.dir).filter(
+      (n) => n.startsWith(".contractpin.lock.") && n.endsWith(".tmp"),
+    );
     assert.equal(temps.length, 1, readdirSync(ws.dir).join(", "));
     assert.throws(() => parseJson(readFileSync(ws.path(temps[0]!))), "it holds half a lock");
     // And the next run replaces the lock as usual.

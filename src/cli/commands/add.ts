@@ -105,8 +105,6 @@ export async function run(args: string[], io: Io): Promise<number> {
     const cwd = values.cwd ?? ".";
     if (values.cwd !== undefined || resolve(cwd) !== ctx.lockDir)
       source.cwd = lockRelative(ctx.lockDir, cwd);
-    const runner = packageRunnerWarning(`server ${name}`, command);
-    if (runner !== undefined) await io.err(`contractpin: warning: ${runner}\n`);
   }
   if (source.transport !== "stdio" && (values.env !== undefined || values.cwd !== undefined)) {
     throw usage("--env and --cwd apply only to a stdio server (-- COMMAND)");
@@ -115,6 +113,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw usage("--header applies only to --url");
 
   const { source: safe, warnings } = safeSource(name, source);
+  // Only after the credential scan has passed: the runner's parse of the
+  // arguments may take any of them for the package it names.
+  if (source.transport === "stdio") {
+    const runner = packageRunnerWarning(`server ${name}`, source.command);
+    if (runner !== undefined) warnings.push(runner);
+  }
   const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && Object.hasOwn(previous.servers, name)) {
     throw usage(
