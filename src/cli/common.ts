@@ -38,7 +38,7 @@ const MAX_MESSAGE_MIB = 256;
 /** Options of the commands that read servers. */
 export const READ_OPTIONS = {
   timeout: { type: "string", default: "30" },
-  concurrency: { type: "string", default: "8" },
+  concurrency: { type: "string", default: "16" },
   "max-message-mib": { type: "string", default: String(DEFAULT_MAX_MESSAGE_BYTES / MIB) },
 } as const;
 
@@ -46,7 +46,7 @@ export const LOCK_HELP = `  --lock PATH          the lock file (default: contrac
                        or the nearest one above it within the git repository);
                        relative paths in it resolve against its directory`;
 export const READ_HELP = `  --timeout SECONDS    give up on a server after this long (default 30; fractions allowed)
-  --concurrency N      read at most N servers at once (default 8)
+  --concurrency N      read at most N servers at once (default 16)
   --max-message-mib N  refuse a server message (an HTTP body, an SSE event, a stdio
                        line) larger than N MiB (default 64, at most ${MAX_MESSAGE_MIB})`;
 
@@ -64,7 +64,7 @@ export function readContext(
       `--timeout takes a positive number of seconds, not '${values.timeout}'`,
     );
   }
-  const concurrency = Number(values.concurrency ?? "8");
+  const concurrency = Number(values.concurrency ?? "16");
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new ContractpinError(
       "USAGE",
