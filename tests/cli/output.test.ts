@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { CLI, runCli } from "../helpers/cli.js";
+import { onTerminal } from "../helpers/terminal.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 /** Runs python3 with `script`; argv[1..] are `args`. Returns its stdout. */
@@ -86,28 +87,13 @@ print(p.wait(), len(data), hashlib.sha256(data).hexdigest())
 
   it("to a terminal: in colour, and without it under NO_COLOR", () => {
     ws.dump("small.json", baseTools());
-    const script = `
-import os, pty, subprocess, sys
-main, sub = pty.openpty()
-env = dict(os.environ)
-env.pop("NO_COLOR", None)
-if sys.argv[3] == "1":
-    env["NO_COLOR"] = "1"
-p = subprocess.Popen([sys.argv[1], sys.argv[2], "digest", "small.json"], stdout=sub, env=env)
-os.close(sub)
-data = b""
-while True:
-    try:
-        chunk = os.read(main, 1 << 16)
-    except OSError:
-        break
-    if not chunk:
-        break
-    data += chunk
-code = p.wait()
-sys.stdout.write(str(code) + " " + ("colour" if b"\\x1b[" in data else "plain") + " " + str(b"fetch_page" in data))
-`;
-    assert.equal(python(script, [process.execPath, CLI, "0"], ws.dir), "0 colour True");
-    assert.equal(python(script, [process.execPath, CLI, "1"], ws.dir), "0 plain True");
+    const coloured = onTerminal(["digest", "small.json"], { NO_COLOR: undefined }, ws.dir);
+    assert.equal(coloured.code, 0);
+    assert.ok(coloured.data.includes("\u001b["), "colour on a terminal");
+    assert.ok(coloured.data.includes("fetch_page"));
+    const plain = onTerminal(["digest", "small.json"], { NO_COLOR: "1" }, ws.dir);
+    assert.equal(plain.code, 0);
+    assert.ok(!plain.data.includes("\u001b["), "no colour under NO_COLOR");
+    assert.ok(plain.data.includes("fetch_page"));
   });
 });

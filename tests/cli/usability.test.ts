@@ -1,12 +1,12 @@
 // Ordinary mistakes get one line that says what to do, and output suits where
 // it goes: colour settings, and live progress in a terminal too short for it.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CLI, oneLine, runCli } from "../helpers/cli.js";
+import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
+import { onTerminal } from "../helpers/terminal.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 const ws = new Workspace();
@@ -45,50 +45,6 @@ describe("mistakes", () => {
   });
 });
 
-/** Runs the CLI on a pseudo-terminal of `rows` rows; returns its exit code and what the terminal received. */
-function onTerminal(
-  args: string[],
-  env: Record<string, string | undefined>,
-  rows = 24,
-): { code: number; data: string } {
-  const script = `
-import fcntl, json, os, pty, struct, subprocess, sys, termios
-main, sub = pty.openpty()
-fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", int(sys.argv[1]), 80, 0, 0))
-env = dict(os.environ)
-for k, v in json.loads(sys.argv[2]).items():
-    if v is None:
-        env.pop(k, None)
-    else:
-        env[k] = v
-p = subprocess.Popen(json.loads(sys.argv[3]), stdout=sub, stderr=sub, env=env)
-os.close(sub)
-data = b""
-while True:
-    try:
-        chunk = os.read(main, 1 << 16)
-    except OSError:
-        break
-    if not chunk:
-        break
-    data += chunk
-sys.stdout.write(json.dumps({"code": p.wait(), "data": data.decode("utf-8", "replace")}))
-`;
-  const r = spawnSync(
-    "python3",
-    [
-      "-c",
-      script,
-      String(rows),
-      JSON.stringify(env),
-      JSON.stringify([process.execPath, CLI, ...args]),
-    ],
-    { cwd: ws.dir, encoding: "utf8", timeout: 60_000 },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as { code: number; data: string };
-}
-
 describe("colour", () => {
   ws.dump("small.json", baseTools());
   const clean = { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: "xterm-256color" };
@@ -108,9 +64,9 @@ describe("colour", () => {
   });
 
   it("on a terminal: colour, none with TERM=dumb, FORCE_COLOR=0 or NO_COLOR", () => {
-    assert.ok(coloured(onTerminal(["digest", "small.json"], clean).data));
+    assert.ok(coloured(onTerminal(["digest", "small.json"], clean, ws.dir).data));
     for (const env of [{ TERM: "dumb" }, { FORCE_COLOR: "0" }, { NO_COLOR: "1" }]) {
-      const r = onTerminal(["digest", "small.json"], { ...clean, ...env });
+      const r = onTerminal(["digest", "small.json"], { ...clean, ...env }, ws.dir);
       assert.equal(r.code, 0);
       assert.match(r.data, /fetch_page/);
       assert.ok(!coloured(r.data), JSON.stringify(env));
@@ -130,11 +86,11 @@ describe("live progress on a terminal", () => {
       );
       assert.equal(r.code, 0, r.stderr);
     }
-    const tall = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, 40);
+    const tall = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, ws.dir, 40);
     assert.equal(tall.code, 0, tall.data);
     assert.ok(tall.data.includes(`\u001b[${names.length}A`), "a tall terminal redraws in place");
 
-    const short = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, 5);
+    const short = onTerminal(["verify", "--lock", lock], { TERM: "xterm" }, ws.dir, 5);
     assert.equal(short.code, 0, short.data);
     // eslint-disable-next-line no-control-regex -- looking for cursor movement is the point
     assert.ok(!/\u001b\[\d+A/.test(short.data), "no cursor movement on a short terminal");
