@@ -2,7 +2,6 @@ import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
 import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
-import { explainDrift } from "../../engine/explain.js";
 import { verifyServer } from "../../engine/verify.js";
 import { readLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
@@ -105,15 +104,29 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const findings = verified.map((v) => v.finding);
   const exitCode = verifyExitCode(findings);
-  // The verdict is decided: what follows only explains it.
-  const explained = await explainDrift(lockFile, lock.servers, verified, ctx.warn);
+  // The verdict is decided: what follows only explains it. A clean run loads
+  // none of the classifiers and never reads the snapshots.
+  const moved = findings.some(
+    (f) => f.status === "unreachable" || f.tools.some((t) => t.status !== "unchanged"),
+  );
+  const explained = moved
+    ? await (
+        await import("../../engine/explain.js")
+      ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
+    : undefined;
   if (values.json) {
-    await io.out(renderVerifyJson(lockFile, findings, { allowNew, exitCode, explained }));
+    await io.out(
+      renderVerifyJson(lockFile, findings, {
+        allowNew,
+        exitCode,
+        ...(explained === undefined ? {} : { explained }),
+      }),
+    );
   } else {
     await io.out(
       renderVerifyText(findings, io.color, {
         verbose: values.verbose === true,
-        explained,
+        ...(explained === undefined ? {} : { explained }),
         ...acceptCommand(findings, values.lock),
       }),
     );
