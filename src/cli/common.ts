@@ -27,6 +27,15 @@ export async function lockPath(
   return found;
 }
 
+/** The option of the commands that pin (init, add, update). */
+export const SNAPSHOT_OPTIONS = {
+  "no-snapshot": { type: "boolean" },
+} as const;
+
+export const SNAPSHOT_HELP = `  --no-snapshot        do not write the pinned contracts to the snapshots file beside
+                       the lock (contractpin.contracts.json for contractpin.lock),
+                       which lets verify show what changed`;
+
 const MIB = 1024 * 1024;
 /**
  * The highest --max-message-mib: a message is held several times over while it

@@ -103,7 +103,20 @@ export function serverDigest(
  * @throws ContractpinError TOOLS_DUPLICATE_NAME, or the errors of contractOf / canonicalize.
  */
 export function digestTools(tools: readonly JsonValue[]): ServerDigests {
+  return digestToolContracts(tools).digests;
+}
+
+/**
+ * {@link digestTools}, keeping each tool's contract too (in the order served):
+ * what pinning writes to the contract snapshots, and what verify shows a
+ * drift with, from the one projection and canonicalization.
+ */
+export function digestToolContracts(tools: readonly JsonValue[]): {
+  digests: ServerDigests;
+  contracts: Contract[];
+} {
   const byName = new Map<string, ToolDigests>();
+  const contracts: Contract[] = [];
   tools.forEach((tool, index) => {
     const contract = contractOf(tool, `tool ${index}`);
     if (byName.has(contract.name)) {
@@ -113,6 +126,7 @@ export function digestTools(tools: readonly JsonValue[]): ServerDigests {
       );
     }
     byName.set(contract.name, digestContract(contract));
+    contracts.push(contract);
   });
   const toolsObject: Record<string, ToolDigests> = {};
   const names: Record<string, string> = {};
@@ -120,5 +134,8 @@ export function digestTools(tools: readonly JsonValue[]): ServerDigests {
     setMember(toolsObject, name, digests);
     setMember(names, name, digests.digest);
   }
-  return { tool_count: byName.size, digest: serverDigest(names), tools: toolsObject };
+  return {
+    digests: { tool_count: byName.size, digest: serverDigest(names), tools: toolsObject },
+    contracts,
+  };
 }

@@ -1,3 +1,4 @@
+import type { Contract } from "../core/contract.js";
 import { ContractpinError } from "../core/errors.js";
 import type { PinnedServer } from "../core/lock.js";
 import type { ServerSource } from "../core/server-source.js";
@@ -28,6 +29,12 @@ export function requestsFromLock(
   });
 }
 
+/** One server pinned afresh: its lock entry, and its contracts for the snapshots. */
+export interface Pinned {
+  server: PinnedServer;
+  contracts: Contract[];
+}
+
 /**
  * Reads each server and pins it afresh. All or nothing: a server that cannot
  * be read fails the whole run (SERVER_UNREADABLE, naming every server that
@@ -37,14 +44,12 @@ export async function pinAll(
   requests: readonly PinRequest[],
   ctx: ReadContext,
   concurrency: number,
-): Promise<Map<string, PinnedServer>> {
+): Promise<Map<string, Pinned>> {
   const results = await mapConcurrent(requests, concurrency, async ({ name, source, extraEnv }) => {
     const readCtx = extraEnv === undefined ? ctx : { ...ctx, env: { ...ctx.env, ...extraEnv } };
     try {
-      return {
-        name,
-        server: { ...source, ...(await readDigests(name, source, readCtx)) } as PinnedServer,
-      };
+      const { digests, contracts } = await readDigests(name, source, readCtx);
+      return { name, pinned: { server: { ...source, ...digests } as PinnedServer, contracts } };
     } catch (error) {
       return { name, error };
     }
@@ -63,5 +68,5 @@ export async function pinAll(
       { detail },
     );
   }
-  return new Map(results.map((r) => [r.name, (r as { server: PinnedServer }).server]));
+  return new Map(results.map((r) => [r.name, (r as { pinned: Pinned }).pinned]));
 }

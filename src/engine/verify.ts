@@ -4,7 +4,8 @@ import {
   type CompareOptions,
   type ServerFinding,
 } from "../core/compare.js";
-import { digestTools } from "../core/digest.js";
+import type { Contract } from "../core/contract.js";
+import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { checkAllowedVariables } from "../core/server-source.js";
 import { readServerTools, type ReadContext } from "../sources/read-tools.js";
@@ -19,6 +20,13 @@ export interface VerifyOptions extends CompareOptions {
   allowEnv?: ReadonlySet<string>;
 }
 
+/** One server verified: the verdict, and the live contracts of the tools that are not unchanged. */
+export interface VerifiedServer {
+  finding: ServerFinding;
+  /** The live contracts of the drifted and added tools (to show the change), from the one read. */
+  changed: Contract[];
+}
+
 /**
  * Reads one pinned server and compares it with the lock. Any failure to read
  * it, whatever the cause, is an unreachable finding: never "ok" (spec 6). Its
@@ -29,14 +37,21 @@ export async function verifyServer(
   pinned: PinnedServer,
   ctx: ReadContext,
   options: VerifyOptions,
-): Promise<ServerFinding> {
+): Promise<VerifiedServer> {
   const guard = guardSecrets(name, pinned, ctx);
   try {
     if (options.allowEnv !== undefined) checkAllowedVariables(name, pinned, options.allowEnv);
-    const live = digestTools(await readServerTools(pinned, guard.ctx));
-    return compareServer(name, pinned, live, options);
+    const live = digestToolContracts(await readServerTools(pinned, guard.ctx));
+    const finding = compareServer(name, pinned, live.digests, options);
+    if (finding.tools.every((t) => t.status === "unchanged")) return { finding, changed: [] };
+    const moved = new Set(
+      finding.tools
+        .filter((t) => t.status === "drifted" || t.status === "added")
+        .map((t) => t.name),
+    );
+    return { finding, changed: live.contracts.filter((c) => moved.has(c.name)) };
   } catch (err) {
     const { message, detail } = failureLines(err, guard.redact);
-    return unreachableServer(name, pinned, message, detail);
+    return { finding: unreachableServer(name, pinned, message, detail), changed: [] };
   }
 }

@@ -231,3 +231,37 @@ function deeperThan(value: unknown, limit: number): boolean {
 function member<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/**
+ * Brings the sidecar of `lockPath` in line with `lock`, the lock as now
+ * written, after a pin: the servers in `pinned` get their contracts as just
+ * read (when the lock holds that very pin), the servers in `removed` lose
+ * theirs, and entries of other servers are kept only while they match the
+ * lock. An unreadable or corrupt sidecar is replaced. Without `create`, a
+ * missing sidecar stays missing (remove). Written after the lock: a crash
+ * between the two leaves entries that no longer match, which verify ignores.
+ *
+ * @returns whether the sidecar was written.
+ */
+export async function recordSnapshots(
+  lockPath: string,
+  lock: { servers: Record<string, ServerDigests> },
+  pinned: ReadonlyMap<string, { server: ServerDigests; contracts: readonly Contract[] }>,
+  options: { create: boolean; removed?: readonly string[] },
+): Promise<boolean> {
+  const path = snapshotPath(lockPath);
+  const { snapshot } = await readSnapshot(path);
+  if (snapshot === undefined && (!options.create || pinned.size === 0)) return false;
+  // Pruned first, without the servers pinned now: only the others' entries need checking.
+  let next: Snapshot = snapshot ?? { servers: {} };
+  for (const name of [...pinned.keys(), ...(options.removed ?? [])]) {
+    next = withoutServer(next, name);
+  }
+  next = pruneSnapshot(next, lock);
+  for (const [name, { server, contracts }] of pinned) {
+    const current = Object.hasOwn(lock.servers, name) ? lock.servers[name] : undefined;
+    // Another command may have re-pinned it meanwhile: its contracts are not these.
+    if (current?.digest === server.digest) next = withServer(next, name, contracts);
+  }
+  return writeSnapshot(path, next);
+}

@@ -26,8 +26,16 @@ function withChange(change: (tools: Tool[]) => void): Workspace {
 }
 
 describe("verify: a match", () => {
-  it("exit 0, every tool unchanged, a summary line", () => {
+  // Quiet by default since issue 11: one line per server; --verbose lists every tool.
+  it("exit 0, one line for the server, a summary line", () => {
     const r = verify(pinned());
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.equal(r.stdout, "docs  ok  (2 pinned tools)\n\nOK: 1 server matches the lock\n");
+  });
+
+  it("--verbose: every tool unchanged, a summary line", () => {
+    const r = verify(pinned(), "--verbose");
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^docs {2}ok {2}\(2 pinned tools\)$/m);
@@ -108,7 +116,10 @@ describe("verify: drift in each contract field is exit 1 and names the field", (
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /^docs {2}DRIFT/m);
       assert.match(r.stdout, new RegExp(`^ {2}DRIFTED {4}${tool} +changed: ${field}$`, "m"));
-      assert.match(r.stdout, /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted\)\n$/);
+      assert.match(
+        r.stdout,
+        /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted\)\nto accept the change after reviewing it: contractpin update docs\n$/,
+      );
       assert.equal(r.stderr, "");
     });
   }
@@ -151,7 +162,10 @@ describe("verify: added and removed tools", () => {
     assert.match(r.stdout, /^docs {2}DRIFT {2}\(2 pinned tools\)$/m);
     assert.match(r.stdout, /^ {2}DRIFTED {4}search {6}changed: description$/m);
     assert.match(r.stdout, /^ {2}ADDED {6}delete_all$/m);
-    assert.match(r.stdout, /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted, 1 added\)\n$/);
+    assert.match(
+      r.stdout,
+      /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted, 1 added\)\nto accept the change after reviewing it: contractpin update docs\n$/,
+    );
     assert.doesNotMatch(r.stdout, /OK:/);
   });
 

@@ -226,7 +226,9 @@ describe("an error about a file that is not JSON shows none of its bytes raw", (
   });
   after(() => rmSync(ws.dir, { recursive: true, force: true }));
 
-  const files: [string, Uint8Array, RegExp][] = [
+  // The third regex, when given, is verify's line: server text there goes
+  // through visibleText, so a hidden character reads <U+XXXX> (issue 11).
+  const files: [string, Uint8Array, RegExp, RegExp?][] = [
     [
       "binary bytes",
       Uint8Array.from([0x1b, 0x5b, 0x32, 0x4a, 0x00, 0xff, 0xfe, 0x9b, 0x07]),
@@ -241,14 +243,16 @@ describe("an error about a file that is not JSON shows none of its bytes raw", (
       "a bidi override and an escape in a member name, then garbage",
       Buffer.from('{"\u202e\\u001b[31mevil\u2066\u2028x": nope}', "utf8"),
       /unexpected 'n' at byte \d+ \(\$\["\\u202e\\u001b\[31mevil\\u2066\\u2028x"\]\)$/m,
+      /unexpected 'n' at byte \d+ \(\$\["<U\+202E>\\u001b\[31mevil<U\+2066><U\+2028>x"\]\)$/m,
     ],
     [
       "tag characters in a member name",
       Buffer.from('{"\u{E0041}\u{E0042}": ]', "utf8"),
       /unexpected '\]' at byte \d+ \(\$\["\\udb40\\udc41\\udb40\\udc42"\]\)$/m,
+      /unexpected '\]' at byte \d+ \(\$\["<U\+E0041><U\+E0042>"\]\)$/m,
     ],
   ];
-  for (const [what, bytes, message] of files) {
+  for (const [what, bytes, message, shown] of files) {
     it(`digest of ${what}: exit 2, the message escapes every unsafe character`, () => {
       const path = ws.write(`${what.replace(/\W+/g, "-")}.json`, bytes);
       const r = run(["digest", path], { cwd: ROOT });
@@ -270,7 +274,7 @@ describe("an error about a file that is not JSON shows none of its bytes raw", (
       const line = r.stdout.split("\n").find((l) => l.startsWith("docs  UNREACHABLE"));
       assert.ok(line, r.stdout);
       assert.doesNotMatch(r.stdout, RAW_UNSAFE, JSON.stringify(r.stdout));
-      assert.match(line, message);
+      assert.match(line, shown ?? message);
       // The lock is untouched.
       assert.match(readFileSync(`${sub}/contractpin.lock`, "utf8"), /"docs"/);
     });

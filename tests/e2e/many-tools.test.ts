@@ -40,8 +40,15 @@ describe("verify of a server with 130,000 tools, in text mode", () => {
   });
   after(() => rmSync(ws.dir, { recursive: true, force: true }));
 
-  it("a match: exit 0, a line per tool, the summary", () => {
+  it("a match: exit 0, one line for the server (quiet, issue 11), the summary", () => {
     const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.equal(r.stdout, "many  ok  (130000 pinned tools)\n\nOK: 1 server matches the lock\n");
+  });
+
+  it("a match with --verbose: exit 0, a line per tool, the summary", () => {
+    const r = runCli(["verify", "--verbose"], { cwd: ws.dir });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^many {2}ok {2}\(130000 pinned tools\)$/m);
@@ -55,13 +62,19 @@ describe("verify of a server with 130,000 tools, in text mode", () => {
     drifted[4321]!.description = "now described";
     ws.write("many.json", JSON.stringify({ tools: drifted }));
     try {
-      const r = runCli(["verify"], { cwd: ws.dir });
+      const r = runCli(["verify", "--verbose"], { cwd: ws.dir });
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stderr, "");
       assert.match(r.stdout, /^many {2}DRIFT {2}\(130000 pinned tools\)$/m);
       assert.match(r.stdout, /^ {2}DRIFTED {4}t4321 +changed: description$/m);
       assert.equal(r.stdout.match(/^ {2}unchanged {2}/gm)?.length, COUNT - 1);
-      assert.match(r.stdout, /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted\)\n$/);
+      // The snapshot shows the change.
+      assert.match(r.stdout, /^ {4}description:\n {6}null -> "now described"$/m);
+      assert.match(r.stdout, /^ {4}\[low\] description-changed at description$/m);
+      assert.match(
+        r.stdout,
+        /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted\)\nto accept the change after reviewing it: contractpin update many\n$/,
+      );
     } finally {
       ws.write("many.json", JSON.stringify({ tools: tools() }));
     }

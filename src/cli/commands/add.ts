@@ -6,11 +6,14 @@ import type { ServerSource } from "../../core/server-source.js";
 import { safeSource } from "../../core/source-policy.js";
 import { packageRunnerWarning } from "../../config/package-runner.js";
 import { readDigests } from "../../engine/pin.js";
-import { readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
   LOCK_OPTIONS,
+  SNAPSHOT_HELP,
+  SNAPSHOT_OPTIONS,
   READ_HELP,
   READ_OPTIONS,
   readContext,
@@ -40,6 +43,7 @@ Options:
                        references: --env 'API_KEY=\${API_KEY}'. A literal value whose name or
                        shape looks like a credential is refused (exit 2)
   --cwd DIR            working directory of a stdio server
+${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
@@ -58,6 +62,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     {
       ...LOCK_OPTIONS,
       ...READ_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
       file: { type: "string" },
       url: { type: "string" },
       header: { type: "string", multiple: true },
@@ -128,11 +133,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const digests = await readDigests(name, source, ctx);
+  const { digests, contracts } = await readDigests(name, source, ctx);
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
+  if (values["no-snapshot"] !== true) {
+    const pinned = new Map([[name, { server: digests, contracts }]]);
+    await recordSnapshots(lockFile, await readLock(lockFile), pinned, { create: true });
+  }
   await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
   return EXIT.OK;
 }

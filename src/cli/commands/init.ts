@@ -5,11 +5,14 @@ import { compareServer } from "../../core/compare.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
-import { readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
   LOCK_OPTIONS,
+  SNAPSHOT_HELP,
+  SNAPSHOT_OPTIONS,
   READ_HELP,
   READ_OPTIONS,
   readContext,
@@ -46,6 +49,7 @@ Options:
   --from PATH          import this config file (repeatable)
   --user               also discover the user-level configs
   --force              overwrite an existing lock
+${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
@@ -62,6 +66,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     {
       ...LOCK_OPTIONS,
       ...READ_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
@@ -112,13 +117,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
-  const servers = Object.fromEntries(await pinAll(requests, ctx, concurrency));
+  const pinned = await pinAll(requests, ctx, concurrency);
+  const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
     exclusive: values.force !== true,
   });
+  if (values["no-snapshot"] !== true) {
+    await recordSnapshots(lockFile, await readLock(lockFile), pinned, { create: true });
+  }
   if (requests.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {

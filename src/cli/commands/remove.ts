@@ -1,5 +1,6 @@
 import { timestamp } from "../../core/lock.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
+import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -9,7 +10,7 @@ import { ContractpinError } from "../../core/errors.js";
 
 export const help = `Usage: contractpin remove NAME [options]
 
-Drops a server from the lock.
+Drops a server from the lock, and its contracts from the snapshots beside it.
 
 Options:
 ${LOCK_HELP}
@@ -32,6 +33,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   const servers = Object.fromEntries(Object.entries(previous.servers).filter(([n]) => n !== name));
   await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, previous, {
     signal: io.signal,
+  });
+  await recordSnapshots(lockFile, await readLock(lockFile), new Map(), {
+    create: false,
+    removed: [name],
   });
   await io.out(`removed ${displayName(name)} from ${lockFile}\n`);
   return EXIT.OK;

@@ -3,11 +3,14 @@ import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
+import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
   LOCK_HELP,
   LOCK_OPTIONS,
+  SNAPSHOT_HELP,
+  SNAPSHOT_OPTIONS,
   READ_HELP,
   READ_OPTIONS,
   readContext,
@@ -24,6 +27,7 @@ prints what changed. The lock is rewritten only when something did change.
 If any server cannot be read, nothing is written (exit 1).
 
 Options:
+${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
@@ -36,7 +40,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     "update",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS },
+    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS },
     Infinity,
   );
   const lockFile = await lockPath(values, io);
@@ -47,7 +51,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   knownServers(names, previous.servers, lockFile);
   const repinned = await pinAll(requestsFromLock(names, previous.servers), ctx, concurrency);
   const servers: Record<string, PinnedServer> = { ...previous.servers };
-  for (const [name, server] of repinned) setMember(servers, name, server);
+  for (const [name, { server }] of repinned) setMember(servers, name, server);
   const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
   const written = await writeLock(
     lockFile,
@@ -55,6 +59,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     previous,
     { signal: io.signal },
   );
+  if (values["no-snapshot"] !== true) {
+    await recordSnapshots(lockFile, await readLock(lockFile), repinned, { create: true });
+  }
   await io.out(
     renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
   );

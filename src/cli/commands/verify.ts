@@ -1,4 +1,5 @@
-import { verifyExitCode } from "../../core/compare.js";
+import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
+import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { verifyServer } from "../../engine/verify.js";
@@ -19,12 +20,17 @@ import { renderVerifyJson } from "../render/verify-json.js";
 import { renderVerifyText } from "../render/verify-text.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
-                          [--allow-env VAR[,VAR...]]... [--json] [options]
+                          [--allow-env VAR[,VAR...]]... [--verbose] [--json] [options]
 
 Reads every pinned server (or only the named ones) and compares each tool's
 contract with the lock (spec 6): a tool in the lock but not live is removed,
-live but not in the lock is added, in both with another digest is drifted
-(with the fields that moved), else unchanged.
+live but not in the lock is added, in both with another digest is drifted,
+else unchanged. Prints one line per server and a block for each tool that is
+not unchanged: with the contract snapshots beside the lock (written by init,
+add and update), a word diff of the description, the schema and annotation
+changes by JSON Pointer, and classified findings with a rule id and a
+severity (docs/findings.md); without them, the names of the changed fields.
+Severity never changes the exit code: any drift fails.
 
 Options:
   --server NAME        verify only this server (repeatable; a NAME without --server
@@ -35,6 +41,7 @@ Options:
                        (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
                        variable, else any). A server that refers to another fails (exit 1)
                        before it is started
+  --verbose            list every tool, unchanged ones included
   --json               print one JSON report (schema in the README)
 ${LOCK_HELP}
 ${READ_HELP}
@@ -60,6 +67,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-empty": { type: "boolean" },
       "allow-env": { type: "string", multiple: true },
       json: { type: "boolean" },
+      verbose: { type: "boolean" },
     },
     Infinity,
   );
@@ -83,24 +91,69 @@ export async function run(args: string[], io: Io): Promise<number> {
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
   const report = live ? progress(names, io, (text) => void io.err(text)) : undefined;
-  const findings = await mapConcurrent(names, concurrency, async (name) => {
+  const verified = await mapConcurrent(names, concurrency, async (name) => {
     // process.hrtime, not performance.now(): the global `performance` loads
     // perf_hooks, a few milliseconds of every run.
     const started = process.hrtime.bigint();
-    const finding = await verifyServer(name, lock.servers[name]!, ctx, {
+    const result = await verifyServer(name, lock.servers[name]!, ctx, {
       allowNew,
       ...(allowEnv === undefined ? {} : { allowEnv }),
     });
-    report?.done(finding, Number(process.hrtime.bigint() - started) / 1e9);
-    return finding;
+    report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
+    return result;
   });
+  const findings = verified.map((v) => v.finding);
   const exitCode = verifyExitCode(findings);
+  // The verdict is decided: what follows only explains it. A clean run loads
+  // none of the classifiers and never reads the snapshots.
+  const moved = findings.some(
+    (f) => f.status === "unreachable" || f.tools.some((t) => t.status !== "unchanged"),
+  );
+  const explained = moved
+    ? await (
+        await import("../../engine/explain.js")
+      ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
+    : undefined;
   if (values.json) {
-    await io.out(renderVerifyJson(lockFile, findings, { allowNew, exitCode }));
+    await io.out(
+      renderVerifyJson(lockFile, findings, {
+        allowNew,
+        exitCode,
+        ...(explained === undefined ? {} : { explained }),
+      }),
+    );
   } else {
-    await io.out(renderVerifyText(findings, io.color));
+    await io.out(
+      renderVerifyText(findings, io.color, {
+        verbose: values.verbose === true,
+        ...(explained === undefined ? {} : { explained }),
+        ...acceptCommand(findings, values.lock),
+      }),
+    );
   }
   return exitCode;
+}
+
+/**
+ * The command that accepts the drift of the servers that drifted, after
+ * review (none when no server drifted: an unreachable one cannot be accepted).
+ */
+function acceptCommand(
+  findings: readonly ServerFinding[],
+  lockOption: string | undefined,
+): { accept?: string } {
+  const drifted = findings.filter((f) => f.status === "drift").map((f) => shellWord(f.name));
+  if (drifted.length === 0) return {};
+  const lock = lockOption === undefined ? "" : ` --lock ${shellWord(lockOption)}`;
+  return {
+    accept: `to accept the change after reviewing it: contractpin update${lock} ${drifted.join(" ")}`,
+  };
+}
+
+/** A word as a POSIX shell reads it: as is when plain, else single-quoted; never raw control. */
+function shellWord(word: string): string {
+  if (/^[A-Za-z0-9._/:@%+=,-]+$/.test(word)) return word;
+  return `'${visibleText(word).replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -1,14 +1,31 @@
 import { summarize, type ServerFinding } from "../../core/compare.js";
+import { canonicalize } from "../../core/canonical-json.js";
+import type { Finding } from "../../core/findings/finding.js";
+import type { JsonValue } from "../../core/json-value.js";
 import { prettyJson } from "../../core/pretty-json.js";
+import type { ServerExplained } from "../../engine/explain.js";
 
 /** The identifier of the --json report's schema (documented in the README). */
 export const REPORT_FORMAT = "contractpin-verify/1";
 
-/** One stable JSON object with every server's status and findings. */
+/** The longest `before`/`after` value (in canonical JSON characters) a finding carries. */
+export const MAX_FINDING_VALUE_CHARS = 200;
+
+/**
+ * One stable JSON object with every server's status and findings. Keys added
+ * since the first version (`findings`, `snapshot`, `renamed_from`,
+ * `renamed_to`) are new members only: a reader of the first version is not
+ * affected. Every character a terminal could act on or hide is written as a
+ * `\u` escape, so the report holds none raw.
+ */
 export function renderVerifyJson(
   lockPath: string,
   findings: readonly ServerFinding[],
-  meta: { allowNew: boolean; exitCode: number },
+  meta: {
+    allowNew: boolean;
+    exitCode: number;
+    explained?: ReadonlyMap<string, ServerExplained>;
+  },
 ): string {
   const report = {
     format: REPORT_FORMAT,
@@ -16,21 +33,66 @@ export function renderVerifyJson(
     exit_code: meta.exitCode,
     allow_new: meta.allowNew,
     summary: summarize(findings),
-    servers: findings.map((server) => ({
-      name: server.name,
-      status: server.status,
-      error: server.error,
-      detail: server.detail,
-      pinned_digest: server.pinnedDigest,
-      live_digest: server.liveDigest,
-      tools: server.tools.map((tool) => ({
-        name: tool.name,
-        status: tool.status,
-        pinned: tool.pinned,
-        live: tool.live,
-        changed_fields: tool.fields,
-      })),
-    })),
+    servers: findings.map((server) => {
+      const explained = meta.explained?.get(server.name);
+      return {
+        name: server.name,
+        status: server.status,
+        error: server.error,
+        detail: server.detail,
+        pinned_digest: server.pinnedDigest,
+        live_digest: server.liveDigest,
+        findings:
+          explained !== undefined && explained.findings.length > 0
+            ? explained.findings.map(findingJson)
+            : undefined,
+        tools: server.tools.map((tool) => {
+          const detail = explained?.tools.get(tool.name);
+          return {
+            name: tool.name,
+            status: tool.status,
+            pinned: tool.pinned,
+            live: tool.live,
+            changed_fields: tool.fields,
+            snapshot:
+              tool.status === "drifted" || tool.status === "removed"
+                ? detail?.before !== undefined
+                : undefined,
+            renamed_from: detail?.renamedFrom,
+            renamed_to: detail?.renamedTo,
+            findings: detail === undefined ? undefined : detail.findings.map(findingJson),
+          };
+        }),
+      };
+    }),
   };
-  return prettyJson(report) + "\n";
+  return escapeHidden(prettyJson(report)) + "\n";
+}
+
+/** A finding as the report carries it: long values left out (`before_omitted`/`after_omitted`). */
+function findingJson(finding: Finding): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = { rule: finding.rule, severity: finding.severity };
+  if (finding.pointer !== undefined) out["pointer"] = finding.pointer;
+  for (const key of ["before", "after"] as const) {
+    const value = finding[key];
+    if (value === undefined) continue;
+    if (canonicalize(value).length <= MAX_FINDING_VALUE_CHARS) out[key] = value;
+    else out[`${key}_omitted`] = true;
+  }
+  return out;
+}
+
+// What visibleText shows as <U+XXXX>, but the line feeds of the layout (inside
+// strings, JSON.stringify has escaped every C0 control already).
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/gu;
+
+function escapeHidden(json: string): string {
+  return json.replace(HIDDEN, (ch) => {
+    if (ch === "\n") return ch;
+    let out = "";
+    for (let i = 0; i < ch.length; i++)
+      out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    return out;
+  });
 }

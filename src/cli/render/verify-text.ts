@@ -1,5 +1,13 @@
 import { summarize, type ServerFinding, type ToolFinding } from "../../core/compare.js";
-import { displayName, sanitizeLine, style, type Style } from "./style.js";
+import type { Contract } from "../../core/contract.js";
+import type { JsonValue } from "../../core/json-value.js";
+import { prettyJson } from "../../core/pretty-json.js";
+import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
+import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import type { Finding } from "../../core/findings/finding.js";
+import { visibleText } from "../../core/visible-text.js";
+import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
+import { displayName, style, type Style } from "./style.js";
 
 const TOOL_LABEL: Record<ToolFinding["status"], string> = {
   unchanged: "unchanged",
@@ -8,30 +16,60 @@ const TOOL_LABEL: Record<ToolFinding["status"], string> = {
   removed: "REMOVED",
 };
 
-/** Verify findings for a terminal or a CI log: each server and tool with its status, then a summary line. */
-export function renderVerifyText(findings: readonly ServerFinding[], color: boolean): string {
+/** Options of {@link renderVerifyText}. */
+export interface VerifyTextOptions {
+  /** List every tool, unchanged ones included (default: only the tools that are not unchanged). */
+  verbose?: boolean;
+  /** What changed, per server (explainDrift); without it, drifted tools show their changed fields. */
+  explained?: ReadonlyMap<string, ServerExplained>;
+  /** The command that accepts the drift, printed last when the verdict failed on a drift. */
+  accept?: string;
+}
+
+/**
+ * Verify findings for a terminal or a CI log: one line per server, then a
+ * block for each tool that is not unchanged (every tool with `verbose`), a
+ * summary line, and the command that accepts a drift. Every string from a
+ * server goes through visibleText or displayName.
+ */
+export function renderVerifyText(
+  findings: readonly ServerFinding[],
+  color: boolean,
+  options: VerifyTextOptions = {},
+): string {
   const s = style(color);
   const lines: string[] = [];
   // One push per line: spreading a server's lines into one call would pass
   // every tool as an argument, which overflows the stack at ~100,000 tools.
-  for (const server of findings) for (const line of serverLines(server, s)) lines.push(line);
+  for (const server of findings) {
+    const explained = options.explained?.get(server.name);
+    for (const line of serverLines(server, explained, options.verbose === true, s))
+      lines.push(line);
+  }
   lines.push("", summaryLine(findings, s));
+  if (options.accept !== undefined) lines.push(options.accept);
   return lines.join("\n") + "\n";
 }
 
-function serverLines(server: ServerFinding, s: Style): string[] {
+function serverLines(
+  server: ServerFinding,
+  explained: ServerExplained | undefined,
+  verbose: boolean,
+  s: Style,
+): string[] {
   const name = s.bold(displayName(server.name));
   if (server.status === "unreachable") {
-    const lines = [`${name}  ${s.red("UNREACHABLE")}  ${sanitizeLine(server.error ?? "")}`];
-    for (const line of server.detail ?? []) lines.push(s.dim(`  | ${sanitizeLine(line)}`));
+    const lines = [`${name}  ${s.red("UNREACHABLE")}  ${visibleText(server.error ?? "")}`];
+    for (const line of server.detail ?? []) lines.push(s.dim(`  | ${visibleText(line)}`));
     return lines;
   }
   const count = server.tools.filter((t) => t.status !== "added").length;
   const head = server.status === "ok" ? s.green("ok") : s.red("DRIFT");
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
+  const shown = verbose ? server.tools : server.tools.filter((t) => t.status !== "unchanged");
   let width = 0;
-  for (const tool of server.tools) width = Math.max(width, displayName(tool.name).length);
-  for (const tool of server.tools) {
+  for (const tool of shown) width = Math.max(width, displayName(tool.name).length);
+  for (const tool of shown) {
     const label = TOOL_LABEL[tool.status].padEnd(9);
     const painted =
       tool.status === "unchanged"
@@ -39,8 +77,15 @@ function serverLines(server: ServerFinding, s: Style): string[] {
         : tool.status === "added" && server.status === "ok"
           ? s.yellow(label)
           : s.red(label);
+    const detail = explained?.tools.get(tool.name);
     let line = `  ${painted}  ${displayName(tool.name)}`;
+    if (detail?.renamedFrom !== undefined) {
+      line += `  (likely renamed from ${displayName(detail.renamedFrom)})`;
+    } else if (detail?.renamedTo !== undefined) {
+      line += `  (likely renamed to ${displayName(detail.renamedTo)})`;
+    }
     if (tool.status === "drifted") {
+      // The headline; without a snapshot of the pinned contract, all there is.
       const fields =
         tool.fields && tool.fields.length > 0 ? tool.fields.join(", ") : "fields unknown";
       line = `${line.padEnd(line.length + width - displayName(tool.name).length)}  changed: ${fields}`;
@@ -48,8 +93,76 @@ function serverLines(server: ServerFinding, s: Style): string[] {
     if (tool.status === "added" && server.status === "ok")
       line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
+    if (detail !== undefined) for (const l of toolBlock(tool.status, detail, s)) lines.push(l);
   }
   return lines;
+}
+
+const SCHEMA_FIELDS = ["inputSchema", "outputSchema", "annotations"] as const;
+
+/** The block under a tool: what changed (or the whole tool, when added), then its findings. */
+function toolBlock(status: ToolFinding["status"], tool: ToolExplained, s: Style): string[] {
+  const lines: string[] = [];
+  const { before, after } = tool;
+  if (status === "added" && after !== undefined && tool.renamedFrom === undefined) {
+    // An added tool, shown whole.
+    lines.push("    description:");
+    for (const l of descriptionText(after.description).split("\n")) lines.push(`      ${l}`);
+    for (const field of SCHEMA_FIELDS) {
+      const value = after[field];
+      if (value === undefined || (field === "inputSchema" && value === null)) continue;
+      lines.push(`    ${field}:`);
+      for (const l of prettyJson(value).split("\n")) lines.push(`      ${visibleText(l)}`);
+    }
+  } else if (after !== undefined && before !== undefined) {
+    if (!same(before.description, after.description)) {
+      lines.push("    description:");
+      const words =
+        typeof before.description === "string" && typeof after.description === "string"
+          ? renderWordDiff(diffWords(before.description, after.description))
+          : `${renderJsonValue(before.description)} -> ${renderJsonValue(after.description)}`;
+      for (const l of words.split("\n")) lines.push(`      ${l}`);
+    }
+    for (const field of SCHEMA_FIELDS) {
+      for (const change of diffJson(fieldOf(before, field), fieldOf(after, field), `/${field}`)) {
+        lines.push(`    ${renderJsonChange(change)}`);
+      }
+    }
+  }
+  for (const finding of tool.findings) lines.push(`    ${findingLine(finding, s)}`);
+  return lines;
+}
+
+/** `[high] input-property-added at inputSchema/properties/x: (absent) -> {"type":"string"}`. */
+export function findingLine(finding: Finding, s: Style): string {
+  const paint =
+    finding.severity === "critical" || finding.severity === "high"
+      ? s.red
+      : finding.severity === "medium"
+        ? s.yellow
+        : s.dim;
+  let line = `${paint(`[${finding.severity}]`)} ${finding.rule}`;
+  if (finding.pointer !== undefined) line += ` at ${visibleText(finding.pointer.slice(1))}`;
+  const { before, after } = finding;
+  if (finding.rule.startsWith("description-") && finding.rule !== "description-changed") {
+    if (Array.isArray(after)) line += `: gained ${after.map((v) => renderJsonValue(v)).join(", ")}`;
+  } else if (before !== undefined || after !== undefined) {
+    line += `: ${renderJsonValue(before, { maxLength: 60 })} -> ${renderJsonValue(after, { maxLength: 60 })}`;
+  }
+  return line;
+}
+
+function descriptionText(description: JsonValue): string {
+  if (typeof description === "string") return visibleText(description, { multiline: true });
+  return description === null ? "(none)" : renderJsonValue(description);
+}
+
+function fieldOf(c: Contract, field: (typeof SCHEMA_FIELDS)[number]): JsonValue | undefined {
+  return c[field] ?? undefined;
+}
+
+function same(a: JsonValue, b: JsonValue): boolean {
+  return diffJson(a, b).length === 0;
 }
 
 function summaryLine(findings: readonly ServerFinding[], s: Style): string {

@@ -1,0 +1,132 @@
+import type { ServerFinding } from "../core/compare.js";
+import type { Contract } from "../core/contract.js";
+import type { Digest } from "../core/digest.js";
+import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
+import { bySeverity, type Finding } from "../core/findings/finding.js";
+import type { PinnedServer } from "../core/lock.js";
+import { readSnapshot, snapshotEntry, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
+import type { VerifiedServer } from "./verify.js";
+
+/** What is known about one tool that is not unchanged: its two contracts (when known) and its findings. */
+export interface ToolExplained {
+  /** The pinned contract, from the snapshots (absent when there is no usable entry, or the tool was added). */
+  before?: Contract;
+  /** The live contract (absent for a removed tool). */
+  after?: Contract;
+  /** Classified findings, most severe first. */
+  findings: Finding[];
+  /** For an added tool that is a likely rename: the removed tool's name. */
+  renamedFrom?: string;
+  /** For a removed tool that was likely renamed: the new name. */
+  renamedTo?: string;
+}
+
+/** A server's explanation: per tool that is not unchanged, and findings about the server itself. */
+export interface ServerExplained {
+  tools: Map<string, ToolExplained>;
+  /** `server-unreachable`, for a server that could not be read. */
+  findings: Finding[];
+}
+
+/**
+ * Explains each verified server's drift: classifies its changed tools, with
+ * the pinned contracts from the snapshots beside the lock. The snapshots are
+ * read only when some tool drifted or was removed (a clean verify never reads
+ * them), each entry used only when its digest is the lock's tool digest (a
+ * missing, stale or edited one gives one warning, and that tool falls back to
+ * its changed field names). Never changes a verdict.
+ */
+export async function explainDrift(
+  lockFile: string,
+  servers: Readonly<Record<string, PinnedServer>>,
+  verified: readonly VerifiedServer[],
+  warn: (message: string) => void,
+): Promise<Map<string, ServerExplained>> {
+  const explained = new Map<string, ServerExplained>();
+  const needsSnapshot = verified.some(({ finding }) =>
+    finding.tools.some((t) => t.status === "drifted" || t.status === "removed"),
+  );
+  let snapshot: Snapshot | undefined;
+  let haveFile = false;
+  const path = snapshotPath(lockFile);
+  if (needsSnapshot) {
+    const read = await readSnapshot(path);
+    snapshot = read.snapshot;
+    haveFile = snapshot !== undefined;
+    if (read.warning !== undefined) warn(read.warning);
+    else if (snapshot === undefined) {
+      warn(
+        `${path}: no contract snapshots (pinned with --no-snapshot, or before they existed); showing the changed fields only; 'contractpin update' writes them`,
+      );
+    }
+  }
+  for (const { finding, changed } of verified) {
+    explained.set(
+      finding.name,
+      explainServer(
+        finding,
+        changed,
+        servers[finding.name]!,
+        snapshot,
+        haveFile ? path : undefined,
+        warn,
+      ),
+    );
+  }
+  return explained;
+}
+
+function explainServer(
+  finding: ServerFinding,
+  changed: readonly Contract[],
+  pinned: PinnedServer,
+  snapshot: Snapshot | undefined,
+  file: string | undefined,
+  warn: (message: string) => void,
+): ServerExplained {
+  const tools = new Map<string, ToolExplained>();
+  if (finding.status === "unreachable") {
+    return { tools, findings: [unreachableFinding(finding.name, finding.error)] };
+  }
+  const moved = finding.tools.filter((t) => t.status !== "unchanged");
+  if (moved.length === 0) return { tools, findings: [] };
+  const before: Contract[] = [];
+  for (const tool of moved) {
+    if (tool.status !== "drifted" && tool.status !== "removed") continue;
+    if (file === undefined) continue; // one warning already said there are none
+    const entry = snapshotEntry(snapshot, finding.name, tool.name, tool.pinned as Digest, file);
+    if (entry.contract !== undefined) before.push(entry.contract);
+    else if (tool.status === "drifted" && entry.warning !== undefined) warn(entry.warning);
+  }
+  const findings = classifyServer(before, changed, {
+    server: finding.name,
+    pinnedNames: Object.keys(pinned.tools),
+    liveNames: finding.tools.filter((t) => t.status !== "removed").map((t) => t.name),
+  });
+  const beforeByName = new Map(before.map((c) => [c.name, c]));
+  const afterByName = new Map(changed.map((c) => [c.name, c]));
+  for (const tool of moved) {
+    const explainedTool: ToolExplained = { findings: [] };
+    const b = beforeByName.get(tool.name);
+    const a = afterByName.get(tool.name);
+    if (b !== undefined) explainedTool.before = b;
+    if (a !== undefined) explainedTool.after = a;
+    tools.set(tool.name, explainedTool);
+  }
+  for (const f of findings) {
+    const tool = tools.get(f.tool ?? "");
+    if (tool === undefined) continue;
+    tool.findings.push(f);
+    if (f.rule === "tool-renamed" && typeof f.before === "string") {
+      tool.renamedFrom = f.before;
+      const old = tools.get(f.before);
+      if (old !== undefined) {
+        old.renamedTo = f.tool!;
+        // The new tool's change is shown against the old contract.
+        if (old.before !== undefined) tool.before = old.before;
+      }
+    }
+  }
+  for (const tool of tools.values()) tool.findings.sort(bySeverity);
+  return { tools, findings: [] };
+}
