@@ -163,7 +163,7 @@ describe("a corrupt lock is exit 2 with one line naming the offending key", () =
     [
       "invalid UTF-8",
       "\u00ff",
-      /^contractpin: contractpin\.lock: lock is corrupt: invalid UTF-8 at byte 1\n$/,
+      /^contractpin: contractpin\.lock: lock is corrupt: invalid UTF-8 at byte 1 \(line 1, column 2\)\n$/,
     ],
   ];
   for (const [what, text, message] of raw) {
