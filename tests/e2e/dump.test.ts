@@ -183,6 +183,26 @@ describe("contractpin dump", () => {
     assert.match(r.stderr, /bad key <env API_KEY>/);
   });
 
+  it("shows a value expanded from a reference as the reference", () => {
+    const secret = "sk-env-9876543210fedcbaQRS";
+    const r = runCli(
+      [
+        "dump",
+        "--env",
+        "API_KEY=${DUMP_TEST_SECRET}",
+        "--",
+        process.execPath,
+        "-e",
+        "process.stderr.write('bad key ' + process.env.API_KEY + '\\n'); process.exit(3)",
+      ],
+      { env: { DUMP_TEST_SECRET: secret } },
+    );
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.ok(!r.stderr.includes(secret), r.stderr);
+    assert.match(r.stderr, /bad key \$\{DUMP_TEST_SECRET\}/);
+  });
+
   it("takes exactly one server (exit 2)", () => {
     const r = runCli(["dump"]);
     assert.equal(r.code, 2);

@@ -79,7 +79,8 @@ export async function run(args: string[], io: Io): Promise<number> {
 
   let source: ServerSource;
   let label: string;
-  // Values given literally on the command line: used, never shown.
+  // Values given literally on the command line: used, never shown (each as its
+  // label, <header NAME> or <env NAME>), and never written anywhere.
   const literals: Array<[string, string]> = [];
   // The path whose directory relative paths resolve against: the lock's, or here.
   let anchor: string;
@@ -100,7 +101,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       // The value is never echoed: it may be a credential.
       if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
       setMember(headers, m[1]!, m[2]!);
-      literals.push([m[2]!, `<header ${m[1]!}>`]);
+      if (!m[2]!.includes("${")) literals.push([m[2]!, `<header ${m[1]!}>`]);
     }
     if (!/^https?:\/\//i.test(values.url) && !values.url.startsWith("${"))
       throw usage("--url needs a full http:// or https:// URL");
@@ -117,7 +118,9 @@ export async function run(args: string[], io: Io): Promise<number> {
         // The value is never echoed: it may be a credential.
         if (eq <= 0) throw usage("--env takes NAME=VALUE, with a name before the '='");
         setMember(source.env, pair.slice(0, eq), pair.slice(eq + 1));
-        literals.push([pair.slice(eq + 1), `<env ${pair.slice(0, eq)}>`]);
+        const value = pair.slice(eq + 1);
+        // A reference is shown as itself (guardSecrets hides what it expands to).
+        if (!value.includes("${")) literals.push([value, `<env ${pair.slice(0, eq)}>`]);
       }
     }
     label = "(-- COMMAND)";
