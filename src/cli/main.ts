@@ -30,6 +30,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     load: () => import("./commands/update.js"),
   },
   remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
+  dump: {
+    summary: "print a server's tools/list pages exactly as served (a dump file)",
+    load: () => import("./commands/dump.js"),
+  },
   digest: {
     summary: "print the contract digests of a tools/list dump",
     load: () => import("./commands/digest.js"),

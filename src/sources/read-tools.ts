@@ -20,6 +20,13 @@ export interface ReadContext {
    * the CLI sanitises it before it reaches a terminal.
    */
   warn: (message: string) => void;
+  /**
+   * Receives, for a live server, the bytes of each tools/list response in
+   * page order, exactly as the server sent them and the strict parser
+   * accepted them; undefined for a response that came inside a JSON batch
+   * (`contractpin dump`).
+   */
+  onToolsListPage?: (bytes: Uint8Array | undefined) => void;
 }
 
 /**

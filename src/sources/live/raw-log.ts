@@ -26,6 +26,8 @@ export class RawLog {
   private readonly requests = new Map<string, string>();
   private readonly answered = new Set<string>();
   private readonly toolsList = new Map<string, JsonObject>();
+  /** The bytes each tools/list response was parsed from; undefined for one inside a JSON batch. */
+  private readonly toolsListBytes = new Map<string, Uint8Array | undefined>();
   private lastToolsListKey: string | undefined;
   private failure: Error | undefined;
   private waiters: (() => void)[] = [];
@@ -54,7 +56,7 @@ export class RawLog {
       this.failStrict(err);
       return undefined;
     }
-    return this.accept(message);
+    return this.accept(message, bytes);
   }
 
   /**
@@ -73,10 +75,10 @@ export class RawLog {
       else this.warnLine(text);
       return undefined;
     }
-    return this.accept(message);
+    return this.accept(message, line);
   }
 
-  private accept(message: JsonValue): JsonValue | undefined {
+  private accept(message: JsonValue, bytes: Uint8Array | string): JsonValue | undefined {
     for (const m of Array.isArray(message) ? message : [message]) {
       if (!isJsonObject(m) || !(Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))) continue;
       const id = m["id"];
@@ -96,7 +98,18 @@ export class RawLog {
         return undefined;
       }
       this.answered.add(key);
-      if (method === "tools/list") this.toolsList.set(key, m);
+      if (method === "tools/list") {
+        this.toolsList.set(key, m);
+        // A copy: a stdio line may be a view of a buffer that is reused.
+        this.toolsListBytes.set(
+          key,
+          Array.isArray(message)
+            ? undefined
+            : typeof bytes === "string"
+              ? Buffer.from(bytes, "utf8")
+              : Uint8Array.prototype.slice.call(bytes),
+        );
+      }
     }
     for (const wake of this.waiters.splice(0)) wake();
     return message;
@@ -116,6 +129,7 @@ export class RawLog {
         this.requests.clear();
         this.answered.clear();
         this.toolsList.clear();
+        this.toolsListBytes.clear();
         this.lastToolsListKey = undefined;
       }
       this.requests.set(key, r.method);
@@ -128,6 +142,18 @@ export class RawLog {
     return this.lastToolsListKey === undefined
       ? undefined
       : this.toolsList.get(this.lastToolsListKey);
+  }
+
+  /**
+   * The bytes the strict parser read the latest tools/list response from,
+   * exactly as the server sent them (a stdio line without its newline, an
+   * HTTP body, an SSE event's data); undefined when it has not arrived or came
+   * inside a JSON batch, whose other members are no part of it.
+   */
+  lastToolsListBytes(): Uint8Array | undefined {
+    return this.lastToolsListKey === undefined
+      ? undefined
+      : this.toolsListBytes.get(this.lastToolsListKey);
   }
 
   /**

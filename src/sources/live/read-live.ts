@@ -185,7 +185,14 @@ async function readWith(
       throw err;
     }
   }
-  return listTools(session.client, log, signal, ctx.timeoutMs, deadline.pastDeadline);
+  return listTools(
+    session.client,
+    log,
+    signal,
+    ctx.timeoutMs,
+    deadline.pastDeadline,
+    ctx.onToolsListPage,
+  );
 }
 
 function stdioFactory(

@@ -2,6 +2,7 @@ import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { pageOf } from "../../core/tools-list.js";
+import type { ReadContext } from "../read-tools.js";
 import type { RawLog } from "./raw-log.js";
 
 /** What contractpin calls itself, and the version it reports, on every connection. */
@@ -91,7 +92,8 @@ export async function connect(
  * strict parser read it off the wire. Stops with an error on a repeated
  * cursor, past MAX_PAGES, or at the server's deadline: when `signal` fires, or
  * when `pastDeadline` says a page was finished too late (a long synchronous
- * parse holds the timer that fires `signal`).
+ * parse holds the timer that fires `signal`). `onPage` receives the raw
+ * bytes of each page as it is accepted (RawLog.lastToolsListBytes).
  */
 export async function listTools(
   client: Client,
@@ -99,6 +101,7 @@ export async function listTools(
   signal: AbortSignal,
   timeoutMs: number,
   pastDeadline: () => boolean = () => false,
+  onPage?: ReadContext["onToolsListPage"],
 ): Promise<JsonValue[]> {
   const tools: JsonValue[] = [];
   const seen = new Set<string>();
@@ -128,6 +131,7 @@ export async function listTools(
     if (pastDeadline()) throw new Error(`tools/list page ${page} arrived after the deadline`);
     if (raw === undefined) throw new Error("the tools/list response was not captured");
     const result = pageOf(raw, `tools/list page ${page}`, "a tools/list result");
+    onPage?.(log.lastToolsListBytes());
     for (const tool of result.tools) tools.push(tool);
     if (result.nextCursor === undefined) return tools;
     if (seen.has(result.nextCursor)) {

@@ -1,0 +1,156 @@
+import { resolve } from "node:path";
+import { ContractpinError, isContractpinError } from "../../core/errors.js";
+import { setMember } from "../../core/json-value.js";
+import type { ServerSource } from "../../core/server-source.js";
+import { readDump } from "../../engine/dump.js";
+import { readLock, writeFileAtomic } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+
+export const help = `Usage: contractpin dump (NAME | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
+                        [--env K=V]... [--cwd DIR] [options]
+
+Prints a server's tools/list pages exactly as served: a JSON array holding the
+bytes of each page's JSON-RPC response as the server sent them, one page per
+line. 'contractpin digest', 'add --file' and a lock's file transport read it
+back to the same digests as the live server. Nothing is written to the lock.
+
+Server (exactly one):
+  NAME                 a server of the lock, read as verify reads it (its
+                       \${VAR} references expanded from the environment)
+  --url URL            a Streamable HTTP (or legacy SSE) endpoint
+  -- COMMAND [ARG...]  a stdio server, spawned directly (no shell)
+
+Options:
+  --header 'K: V'      an HTTP header (repeatable); \${VAR} references are expanded
+  --env K=V            environment for a stdio server (repeatable); \${VAR}
+                       references are expanded
+  --cwd DIR            working directory of a stdio server (default: here)
+                       Literal values of --header and --env, credentials included,
+                       are used for this read only and never shown
+  --lock PATH          the lock that defines NAME (default: contractpin.lock here,
+                       or the nearest one above it within the git repository)
+  --output FILE        write the dump to FILE (atomically) instead of stdout
+  --timeout SECONDS    give up on the server after this long (default 30)
+  --max-message-mib N  refuse a server message larger than N MiB (default 64)
+  --help               show this help
+
+A server that answers tools/list inside a JSON-RPC batch cannot be dumped
+(exit 1); a lock server read from a file is already a dump (exit 2).
+Exit codes: 0 dumped; 1 the server could not be read; 2 bad arguments or lock.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const dashes = args.indexOf("--");
+  const own = dashes === -1 ? args : args.slice(0, dashes);
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommandArgs(
+    "dump",
+    own,
+    {
+      ...LOCK_OPTIONS,
+      timeout: READ_OPTIONS.timeout,
+      "max-message-mib": READ_OPTIONS["max-message-mib"],
+      url: { type: "string" },
+      header: { type: "string", multiple: true },
+      env: { type: "string", multiple: true },
+      cwd: { type: "string" },
+      output: { type: "string" },
+    },
+    Infinity,
+  );
+  if (positionals.length > 1) {
+    // The arguments are not echoed: one of them may be a credential.
+    throw usage(
+      "dump takes one NAME; to dump a stdio server, put '--' before its command: contractpin dump -- COMMAND [ARG...]",
+    );
+  }
+  const name = positionals[0];
+  const given = [name, values.url, dashes === -1 ? undefined : command].filter(
+    (x) => x !== undefined,
+  );
+  if (given.length !== 1)
+    throw usage("dump needs exactly one server: NAME, --url URL, or -- COMMAND [ARG...]");
+  if (values.output === "") throw usage("--output needs a file name");
+  if (name === undefined && values.lock !== undefined)
+    throw usage("--lock applies only to a NAME of the lock");
+
+  let source: ServerSource;
+  let label: string;
+  // Values given literally on the command line: used, never shown (each as its
+  // label, <header NAME> or <env NAME>), and never written anywhere.
+  const literals: Array<[string, string]> = [];
+  // The path whose directory relative paths resolve against: the lock's, or here.
+  let anchor: string;
+  if (name !== undefined) {
+    if (name === "") throw usage("dump needs a server NAME");
+    if (values.header !== undefined || values.env !== undefined || values.cwd !== undefined)
+      throw usage("--header, --env and --cwd define a server; NAME is defined by the lock");
+    const lockFile = await lockPath(values, io);
+    const lock = await readLock(lockFile);
+    knownServers([name], lock.servers, lockFile);
+    source = lock.servers[name]!;
+    label = name;
+    anchor = lockFile;
+  } else if (values.url !== undefined) {
+    const headers: Record<string, string> = {};
+    for (const header of values.header ?? []) {
+      const m = /^([^:\s]+)\s*:\s?(.*)$/s.exec(header);
+      // The value is never echoed: it may be a credential.
+      if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
+      setMember(headers, m[1]!, m[2]!);
+      if (!m[2]!.includes("${")) literals.push([m[2]!, `<header ${m[1]!}>`]);
+    }
+    if (!/^https?:\/\//i.test(values.url) && !values.url.startsWith("${"))
+      throw usage("--url needs a full http:// or https:// URL");
+    source = { transport: "http", url: values.url, headers };
+    label = "(--url)";
+    anchor = "dump";
+  } else {
+    if (command.length === 0) throw usage("dump needs a COMMAND after --");
+    source = { transport: "stdio", command, cwd: resolve(values.cwd ?? ".") };
+    if (values.env !== undefined) {
+      source.env = {};
+      for (const pair of values.env) {
+        const eq = pair.indexOf("=");
+        // The value is never echoed: it may be a credential.
+        if (eq <= 0) throw usage("--env takes NAME=VALUE, with a name before the '='");
+        setMember(source.env, pair.slice(0, eq), pair.slice(eq + 1));
+        const value = pair.slice(eq + 1);
+        // A reference is shown as itself (guardSecrets hides what it expands to).
+        if (!value.includes("${")) literals.push([value, `<env ${pair.slice(0, eq)}>`]);
+      }
+    }
+    label = "(-- COMMAND)";
+    anchor = "dump";
+  }
+  if (source.transport !== "stdio" && (values.env !== undefined || values.cwd !== undefined))
+    throw usage("--env and --cwd apply only to a stdio server (-- COMMAND)");
+  if (source.transport !== "http" && values.header !== undefined)
+    throw usage("--header applies only to --url");
+
+  const { ctx } = readContext(anchor, values, io);
+  const dump = await readDump(label, source, ctx, literals);
+  if (values.output === undefined) {
+    await io.out(dump);
+    return EXIT.OK;
+  }
+  try {
+    await writeFileAtomic(values.output, dump);
+  } catch (err) {
+    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
+    throw new ContractpinError(
+      "LOCK_WRITE_FAILED",
+      err.message.replace("cannot write the lock", "cannot write the dump"),
+      { cause: err },
+    );
+  }
+  await io.err(`contractpin: wrote the dump of ${label} to ${values.output}\n`);
+  return EXIT.OK;
+}
+
+function usage(message: string): ContractpinError {
+  return new ContractpinError("USAGE", `${message} (see 'contractpin dump --help')`);
+}

@@ -1,0 +1,57 @@
+import { ContractpinError } from "../core/errors.js";
+import { redactor } from "../core/redact.js";
+import type { ServerSource } from "../core/server-source.js";
+import { readServerTools, type ReadContext } from "../sources/read-tools.js";
+import { failureLines, guardSecrets } from "./failure.js";
+
+/**
+ * Reads a live server's tools/list pages and returns them as a dump: a JSON
+ * array holding the bytes of each page's JSON-RPC response exactly as the
+ * server sent them (after the strict parser accepted them), one per line,
+ * ending with a newline. `toolsFromDump` (the `file` transport, `digest`)
+ * reads it back to the same tools, so to the same digests.
+ *
+ * Failures are SERVER_UNREADABLE naming the server, redacted as by
+ * readDigests (guardSecrets); `literals` are values given on the command line
+ * (a header or env value) that are used but never shown: each appears as its
+ * label instead.
+ *
+ * @throws ContractpinError SERVER_UNREADABLE, or USAGE for a `file` server (already a dump).
+ */
+export async function readDump(
+  name: string,
+  source: ServerSource,
+  ctx: ReadContext,
+  literals: ReadonlyArray<readonly [string, string]> = [],
+): Promise<string> {
+  if (source.transport === "file") {
+    throw new ContractpinError(
+      "USAGE",
+      `server ${name} is read from a file: it is already a dump: ${source.path}`,
+    );
+  }
+  const hide = redactor(literals);
+  const guard = guardSecrets(name, source, { ...ctx, warn: (m) => ctx.warn(hide(m)) });
+  const redact = (text: string) => hide(guard.redact(text));
+  const pages: Array<Uint8Array | undefined> = [];
+  try {
+    await readServerTools(source, { ...guard.ctx, onToolsListPage: (bytes) => pages.push(bytes) });
+    const batched = pages.findIndex((bytes) => bytes === undefined);
+    if (batched !== -1) {
+      throw new ContractpinError(
+        "SERVER_UNREADABLE",
+        `the server answered tools/list page ${batched + 1} inside a JSON-RPC batch, ` +
+          "which has no bytes of its own to dump (pin it with 'contractpin add' instead)",
+      );
+    }
+  } catch (err) {
+    const { message, detail } = failureLines(err, redact);
+    const options = guard.expanded || literals.length > 0 ? {} : { cause: err };
+    throw Object.assign(
+      new ContractpinError("SERVER_UNREADABLE", `server ${name}: ${message}`, options),
+      { detail },
+    );
+  }
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  return `[\n${pages.map((bytes) => decoder.decode(bytes)).join(",\n")}\n]\n`;
+}
