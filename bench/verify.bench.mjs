@@ -164,7 +164,34 @@ try {
     liveRounds,
     { cwd: dir },
   );
+  // The floor under that target: the same ten servers started and asked for
+  // their tools at once, with no MCP client at all. On two cores their own
+  // start-up (a Node process each) takes most of the budget.
+  const floorScript = join(root, ".bench", "sleepy-floor.mjs");
+  mkdirSync(join(root, ".bench"), { recursive: true });
+  writeFileSync(
+    floorScript,
+    `
+    import { spawn } from "node:child_process";
+    const n = Number(process.argv[2]);
+    await Promise.all(Array.from({ length: n }, () => new Promise((done) => {
+      const c = spawn(process.execPath, [${JSON.stringify(sleepy)}], { stdio: ["pipe", "pipe", "ignore"] });
+      c.stdout.once("data", () => c.stdin.end());
+      c.on("exit", done);
+      c.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) + "\\n");
+    })));`,
+  );
+  const [floorAll, floorOne] = medians(
+    [
+      [node, floorScript, "10"],
+      [node, floorScript, "1"],
+    ],
+    liveRounds,
+    { cwd: dir },
+  );
   results.push(
+    ["no client: 10 such servers started and answered at once", floorAll],
+    ["no client: 1 such server", floorOne],
     ["verify, 10 servers answering after 600 ms, default settings", sleepyAll],
     ["verify, 1 server answering after 600 ms", sleepyOne],
     ["verify, each of 10 stdio servers alone (slowest)", slowest],
@@ -188,6 +215,7 @@ try {
     ["verify 10 stdio servers / slowest alone", all / slowest, 1.5],
     ["verify 10 idle 600 ms servers / one of them", sleepyAll / sleepyOne, 1.3],
   ];
+  const floorRatio = floorAll / floorOne;
   console.log("\ntargets:");
   for (const [name, ratio, limit] of targets) {
     console.log(
@@ -196,6 +224,9 @@ try {
   }
   console.log(
     `  ${'stress: verify (file, 100 tools of ~4 KB) / node -e ""'.padEnd(50)} ${(verifyHeavy / bare).toFixed(2)}x  (no target: tools 3-7x real servers' size)`,
+  );
+  console.log(
+    `  ${"floor: 10 idle 600 ms servers / one, no client".padEnd(50)} ${floorRatio.toFixed(2)}x  (the servers' own start-up; no target)`,
   );
   console.log(
     `  file-only verify loads the MCP client library: ${loadsClient ? "YES (FAIL)" : "no (PASS)"}`,
