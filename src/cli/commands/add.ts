@@ -1,5 +1,6 @@
 import { relative, resolve, sep } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
+import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
@@ -89,22 +90,19 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw usage("add needs exactly one source: --file PATH, --url URL, or -- COMMAND [ARG...]");
 
   let source: ServerSource;
-  const liveHeaders: Record<string, string> = {};
   if (values.file !== undefined) {
     source = { transport: "file", path: lockRelative(ctx.lockDir, values.file) };
   } else if (values.url !== undefined) {
-    for (const header of values.header ?? []) {
-      const m = /^([^:\s]+)\s*:\s?(.*)$/s.exec(header);
-      // The value is never echoed: it may be a credential.
-      if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
-      setMember(liveHeaders, m[1]!, m[2]!);
-    }
-    checkUrl(values.url);
-    source = { transport: "http", url: values.url, headers: liveHeaders };
+    checkUrl(values.url, usage);
+    source = {
+      transport: "http",
+      url: values.url,
+      headers: parseHeaders(values.header ?? [], usage),
+    };
   } else {
     if (command.length === 0) throw usage("add needs a COMMAND after --");
     source = { transport: "stdio", command };
-    if (values.env !== undefined) source.env = parseEnv(values.env);
+    if (values.env !== undefined) source.env = parseEnv(values.env, usage);
     // The server runs where add was run: a command with relative paths (node
     // server.js, ./dist) must find them again when the lock is verified.
     const cwd = values.cwd ?? ".";
@@ -144,30 +142,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
   return EXIT.OK;
-}
-
-/** A URL with an http or https scheme; anything else is a usage error that says what is missing. */
-function checkUrl(url: string): void {
-  // A reference is expanded later; the expanded URL is checked when it is read.
-  if (/^https?:\/\//i.test(url) || url.startsWith("${")) return;
-  // The URL is not echoed: it may hold a credential (user:password@).
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
-  throw usage(
-    scheme === undefined
-      ? "--url needs a full URL with its scheme, such as https://mcp.example.com/mcp"
-      : `--url takes an http:// or https:// URL, not ${scheme}://`,
-  );
-}
-
-function parseEnv(pairs: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    // The value is never echoed: it may be a credential.
-    if (eq <= 0) throw usage("--env takes NAME=VALUE, with a name before the '='");
-    setMember(env, pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  return env;
 }
 
 /** A path as the lock stores it: relative to the lock's directory, with forward slashes. */

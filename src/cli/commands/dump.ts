@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import { ContractpinError, isContractpinError } from "../../core/errors.js";
-import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
 import { readLock, writeFileAtomic } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
+import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
 import type { Io } from "../io.js";
 
 export const help = `Usage: contractpin dump (NAME | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
@@ -95,16 +95,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     label = name;
     anchor = lockFile;
   } else if (values.url !== undefined) {
-    const headers: Record<string, string> = {};
-    for (const header of values.header ?? []) {
-      const m = /^([^:\s]+)\s*:\s?(.*)$/s.exec(header);
-      // The value is never echoed: it may be a credential.
-      if (!m) throw usage("--header takes 'Name: value', with a colon after the name");
-      setMember(headers, m[1]!, m[2]!);
-      if (!m[2]!.includes("${")) literals.push([m[2]!, `<header ${m[1]!}>`]);
-    }
-    if (!/^https?:\/\//i.test(values.url) && !values.url.startsWith("${"))
-      throw usage("--url needs a full http:// or https:// URL");
+    checkUrl(values.url, usage);
+    const headers = parseHeaders(values.header ?? [], usage);
+    for (const [header, value] of Object.entries(headers))
+      if (!value.includes("${")) literals.push([value, `<header ${header}>`]);
     source = { transport: "http", url: values.url, headers };
     label = "(--url)";
     anchor = "dump";
@@ -112,16 +106,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (command.length === 0) throw usage("dump needs a COMMAND after --");
     source = { transport: "stdio", command, cwd: resolve(values.cwd ?? ".") };
     if (values.env !== undefined) {
-      source.env = {};
-      for (const pair of values.env) {
-        const eq = pair.indexOf("=");
-        // The value is never echoed: it may be a credential.
-        if (eq <= 0) throw usage("--env takes NAME=VALUE, with a name before the '='");
-        setMember(source.env, pair.slice(0, eq), pair.slice(eq + 1));
-        const value = pair.slice(eq + 1);
-        // A reference is shown as itself (guardSecrets hides what it expands to).
-        if (!value.includes("${")) literals.push([value, `<env ${pair.slice(0, eq)}>`]);
-      }
+      source.env = parseEnv(values.env, usage);
+      // A reference is shown as itself (guardSecrets hides what it expands to).
+      for (const [variable, value] of Object.entries(source.env))
+        if (!value.includes("${")) literals.push([value, `<env ${variable}>`]);
     }
     label = "(-- COMMAND)";
     anchor = "dump";
