@@ -34,10 +34,7 @@ export async function readLock(path: string): Promise<Lock> {
     const code = errno === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";
     const hint =
       code === "LOCK_MISSING" ? " (create one with 'contractpin init' or 'contractpin add')" : "";
-    const why =
-      cause instanceof ContractpinError
-        ? cause.message.replace(`cannot read ${path}: `, "")
-        : reason(cause);
+    const why = (cause as { why?: string }).why ?? reason(cause);
     throw new ContractpinError(code, `${path}: cannot read the lock: ${why}${hint}`, { cause });
   }
   try {
@@ -108,10 +105,13 @@ const nodeOps: AtomicWriteOps = {
  * Writes `data` to `path` atomically: a temporary file in the same directory,
  * flushed, then renamed over the target. A crash, a kill or a failed write at
  * any point leaves either the old file or the new one, never a truncated file.
+ *
+ * @param what the file, for the error message (default "the lock").
  */
 export async function writeFileAtomic(
   path: string,
   data: string,
+  what = "the lock",
   ops: AtomicWriteOps = nodeOps,
 ): Promise<void> {
   // A lock that is a symbolic link is replaced where it points, keeping its mode.
@@ -126,7 +126,7 @@ export async function writeFileAtomic(
     await ops.unlink(temp).catch(() => undefined);
     throw new ContractpinError(
       "LOCK_WRITE_FAILED",
-      `${path}: cannot write the lock: ${reason(cause)}`,
+      `${path}: cannot write ${what}: ${reason(cause)}`,
       { cause },
     );
   }

@@ -91,8 +91,16 @@ async function readStdin(maxBytes: number): Promise<Uint8Array> {
   return Buffer.concat(chunks, length);
 }
 
-function unreadable(path: string, why: string, cause?: unknown): ContractpinError {
-  return new ContractpinError("INPUT_UNREADABLE", `cannot read ${path}: ${why}`, { cause });
+/** An INPUT_UNREADABLE error; `why` is kept apart too, for callers that word the path their own way. */
+function unreadable(
+  path: string,
+  why: string,
+  cause?: unknown,
+): ContractpinError & { why: string } {
+  return Object.assign(
+    new ContractpinError("INPUT_UNREADABLE", `cannot read ${path}: ${why}`, { cause }),
+    { why },
+  );
 }
 
 function kind(stats: Stats): string {

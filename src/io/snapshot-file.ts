@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
 import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
-import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
 import { prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
@@ -192,17 +192,7 @@ export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<b
   } catch {
     // No file (or an unreadable one): write it.
   }
-  try {
-    await writeFileAtomic(path, text);
-  } catch (err) {
-    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
-    const why = err.cause === undefined ? err.message : reason(err.cause);
-    throw new ContractpinError(
-      "LOCK_WRITE_FAILED",
-      `${path}: cannot write the contract snapshots: ${why}`,
-      { cause: err.cause ?? err },
-    );
-  }
+  await writeFileAtomic(path, text, "the contract snapshots");
   return true;
 }
 

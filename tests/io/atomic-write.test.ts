@@ -44,6 +44,7 @@ describe("writeFileAtomic", () => {
         writeFileAtomic(
           path,
           '{"new": true, "long": "' + "x".repeat(10_000) + '"}\n',
+          "the lock",
           failing(step),
         ),
         (err) => {
@@ -126,7 +127,7 @@ describe("the lock is only ever replaced by rename", () => {
       syncDir: async (dir: string) => void calls.push(`syncDir ${dir}`),
     } satisfies AtomicWriteOps;
     const old = pinOld(ws);
-    await writeFileAtomic(path, "new\n", real);
+    await writeFileAtomic(path, "new\n", "the lock", real);
     assert.equal(calls.length, 3, calls.join("\n"));
     const temp = calls[0]!.slice("writeNew ".length);
     assert.equal(dirname(temp), ws.dir);

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ContractpinError, isContractpinError } from "../../core/errors.js";
+import { ContractpinError } from "../../core/errors.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
 import { readLock, writeFileAtomic } from "../../io/lock-file.js";
@@ -125,16 +125,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     await io.out(dump);
     return EXIT.OK;
   }
-  try {
-    await writeFileAtomic(values.output, dump);
-  } catch (err) {
-    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
-    throw new ContractpinError(
-      "LOCK_WRITE_FAILED",
-      err.message.replace("cannot write the lock", "cannot write the dump"),
-      { cause: err },
-    );
-  }
+  await writeFileAtomic(values.output, dump, "the dump");
   await io.err(`contractpin: wrote the dump of ${label} to ${values.output}\n`);
   return EXIT.OK;
 }
