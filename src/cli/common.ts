@@ -94,7 +94,7 @@ export function readContext(
     timeoutMs: Math.ceil(seconds * 1000),
     maxMessageBytes: maxMessageMib * MIB,
     // Warnings may quote a server's own text: one sanitised line each.
-    warn: (message) => void io.err(`contractpin: warning: ${sanitizeLine(message)}\n`),
+    warn: warner(io),
   };
   if (io.signal !== undefined) ctx.signal = io.signal;
   return { ctx, concurrency };
@@ -116,4 +116,9 @@ export function knownServers(
       );
     }
   }
+}
+
+/** The warning sink: one sanitised `contractpin: warning: ...` line on stderr per message. */
+export function warner(io: Pick<Io, "err">): (message: string) => void {
+  return (message) => void io.err(`contractpin: warning: ${sanitizeLine(message)}\n`);
 }

@@ -30,6 +30,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     load: () => import("./commands/update.js"),
   },
   remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
+  diff: {
+    summary: "compare two locks or dumps offline and show what changed",
+    load: () => import("./commands/diff.js"),
+  },
   dump: {
     summary: "print a server's tools/list pages exactly as served (a dump file)",
     load: () => import("./commands/dump.js"),

@@ -88,19 +88,37 @@ function explainServer(
   if (finding.status === "unreachable") {
     return { tools, findings: [unreachableFinding(finding.name, finding.error)] };
   }
-  const moved = finding.tools.filter((t) => t.status !== "unchanged");
-  if (moved.length === 0) return { tools, findings: [] };
   const before: Contract[] = [];
-  for (const tool of moved) {
+  for (const tool of finding.tools) {
     if (tool.status !== "drifted" && tool.status !== "removed") continue;
     if (file === undefined) continue; // one warning already said there are none
     const entry = snapshotEntry(snapshot, finding.name, tool.name, tool.pinned as Digest, file);
     if (entry.contract !== undefined) before.push(entry.contract);
     else if (tool.status === "drifted" && entry.warning !== undefined) warn(entry.warning);
   }
+  return explainTools(finding, before, changed, Object.keys(pinned.tools));
+}
+
+/**
+ * Explains a compared server's tools that are not unchanged, from the
+ * contracts known: `before`, the pinned contracts of drifted and removed
+ * tools (those without one fall back to their changed fields), and `after`,
+ * the new contracts of drifted and added tools. `pinnedNames` are every tool
+ * name on the pinned side. Classifies them, pairs likely renames, and sorts
+ * each tool's findings most severe first. Pure.
+ */
+export function explainTools(
+  finding: ServerFinding,
+  before: readonly Contract[],
+  changed: readonly Contract[],
+  pinnedNames: readonly string[],
+): ServerExplained {
+  const tools = new Map<string, ToolExplained>();
+  const moved = finding.tools.filter((t) => t.status !== "unchanged");
+  if (moved.length === 0) return { tools, findings: [] };
   const findings = classifyServer(before, changed, {
     server: finding.name,
-    pinnedNames: Object.keys(pinned.tools),
+    pinnedNames,
     liveNames: finding.tools.filter((t) => t.status !== "removed").map((t) => t.name),
   });
   const beforeByName = new Map(before.map((c) => [c.name, c]));

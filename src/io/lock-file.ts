@@ -12,6 +12,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
+import type { JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { rebaseLock } from "../core/lock-rebase.js";
 import { readRegularFile, reason } from "./read-input.js";
@@ -37,8 +38,18 @@ export async function readLock(path: string): Promise<Lock> {
     const why = (cause as { why?: string }).why ?? reason(cause);
     throw new ContractpinError(code, `${path}: cannot read the lock: ${why}${hint}`, { cause });
   }
+  return lockFromBytes(path, bytes);
+}
+
+/**
+ * Parses and validates the bytes of a lock read from `path` (named in every
+ * message). Every problem is a ContractpinError LOCK_* (exit 2).
+ *
+ * @param parsed `bytes` already parsed by the strict parser, when the caller has done so.
+ */
+export function lockFromBytes(path: string, bytes: Uint8Array, parsed?: JsonValue): Lock {
   try {
-    return validateLock(parseJson(bytes));
+    return validateLock(parsed ?? parseJson(bytes));
   } catch (err) {
     if (!isContractpinError(err)) throw err;
     const code = err.code.startsWith("LOCK_") ? err.code : "LOCK_CORRUPT";

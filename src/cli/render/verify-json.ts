@@ -25,11 +25,15 @@ export function renderVerifyJson(
     allowNew: boolean;
     exitCode: number;
     explained?: ReadonlyMap<string, ServerExplained>;
+    /** For `diff`: the OLD side; `lockPath` is then the NEW side. */
+    old?: string;
   },
 ): string {
   const report = {
     format: REPORT_FORMAT,
     lock: lockPath,
+    old: meta.old,
+    new: meta.old === undefined ? undefined : lockPath,
     exit_code: meta.exitCode,
     allow_new: meta.allowNew,
     summary: summarize(findings),

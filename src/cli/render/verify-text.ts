@@ -24,6 +24,8 @@ export interface VerifyTextOptions {
   explained?: ReadonlyMap<string, ServerExplained>;
   /** The command that accepts the drift, printed last when the verdict failed on a drift. */
   accept?: string;
+  /** What the summary line speaks of: live servers against the lock (default), or two sides of a diff. */
+  subject?: "verify" | "diff";
 }
 
 /**
@@ -46,7 +48,7 @@ export function renderVerifyText(
     for (const line of serverLines(server, explained, options.verbose === true, s))
       lines.push(line);
   }
-  lines.push("", summaryLine(findings, s));
+  lines.push("", summaryLine(findings, s, options.subject ?? "verify"));
   if (options.accept !== undefined) lines.push(options.accept);
   return lines.join("\n") + "\n";
 }
@@ -66,6 +68,8 @@ function serverLines(
   const count = server.tools.filter((t) => t.status !== "added").length;
   const head = server.status === "ok" ? s.green("ok") : s.red("DRIFT");
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
+  // Findings about the server itself (how it is reached changed, from diff).
+  for (const finding of explained?.findings ?? []) lines.push(`  ${findingLine(finding, s)}`);
   const shown = verbose ? server.tools : server.tools.filter((t) => t.status !== "unchanged");
   let width = 0;
   for (const tool of shown) width = Math.max(width, displayName(tool.name).length);
@@ -165,9 +169,21 @@ function same(a: JsonValue, b: JsonValue): boolean {
   return diffJson(a, b).length === 0;
 }
 
-function summaryLine(findings: readonly ServerFinding[], s: Style): string {
+function summaryLine(
+  findings: readonly ServerFinding[],
+  s: Style,
+  subject: "verify" | "diff",
+): string {
   const { servers, tools } = summarize(findings);
   const total = findings.length;
+  if (subject === "diff") {
+    if (total === 0) return s.green("SAME: neither side pins a server");
+    if (servers.ok === total) {
+      return s.green(
+        `SAME: ${total === 1 ? "1 server pins" : `${total} servers pin`} the same contracts`,
+      );
+    }
+  }
   if (total === 0) return s.yellow("no servers to verify: the lock pins none");
   const toolParts = (["drifted", "added", "removed"] as const)
     .filter((k) => tools[k] > 0)
@@ -184,5 +200,8 @@ function summaryLine(findings: readonly ServerFinding[], s: Style): string {
     servers.ok > 0 ? `${servers.ok} ok` : "",
   ].filter((p) => p !== "");
   const detail = toolParts.length > 0 ? ` (tools: ${toolParts.join(", ")})` : "";
-  return s.red(`FAIL: ${parts.join(", ")} of ${total} server${total === 1 ? "" : "s"}${detail}`);
+  const verdict = subject === "diff" ? "DIFFER" : "FAIL";
+  return s.red(
+    `${verdict}: ${parts.join(", ")} of ${total} server${total === 1 ? "" : "s"}${detail}`,
+  );
 }

@@ -163,6 +163,11 @@ export const RULES = {
     title: "A tool was likely renamed",
     help: "A pinned tool disappeared and a new tool with the same contract (apart from its name) appeared. Check that the new name is the one you expect.",
   },
+  "server-source-changed": {
+    severity: "high",
+    title: "How the server is reached changed",
+    help: "Between the two locks `contractpin diff` compared, the server's command, environment, working directory, URL, headers or dump path changed: the pinned tools would now come from another program or place. A pull request can point a trusted name at a hostile server this way. Check the new source before merging.",
+  },
   "server-unreachable": {
     severity: "high",
     title: "The server could not be read",

@@ -8,6 +8,7 @@ import {
   unreachableFinding,
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
+import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
 
 /** A pinned tool with every kind of constraint the rules look at. */
@@ -240,6 +241,21 @@ const CASES: Record<RuleId, Case> = {
     severity: "medium",
     expect: { pointer: "/name", before: "read_file", after: "read_text_file" },
     only: ["tool-renamed"],
+  },
+  "server-source-changed": {
+    run: () =>
+      sourceFindings(
+        "files",
+        { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
+        { transport: "stdio", command: ["npx", "-y", "@evil/files@1.0.0"] },
+      ),
+    severity: "high",
+    expect: {
+      pointer: "/command",
+      before: ["npx", "-y", "@acme/files@1.0.0"],
+      after: ["npx", "-y", "@evil/files@1.0.0"],
+    },
+    only: ["server-source-changed"],
   },
   "server-unreachable": {
     run: () => [unreachableFinding("files", "timed out after 30 s")],

@@ -1,0 +1,99 @@
+import { verifyExitCode } from "../../core/compare.js";
+import { ContractpinError } from "../../core/errors.js";
+import { diffSides } from "../../engine/diff.js";
+import { readDiffSide } from "../../io/diff-side.js";
+import { parseCommandArgs } from "../args.js";
+import { warner } from "../common.js";
+import type { Io } from "../io.js";
+import { renderVerifyJson } from "../render/verify-json.js";
+import { renderVerifyText } from "../render/verify-text.js";
+
+export const help = `Usage: contractpin diff OLD NEW [--server NAME]... [--old-contracts FILE]
+                        [--new-contracts FILE] [--verbose] [--json]
+
+Compares two locks, or a lock and a tools/list dump, or two dumps, offline:
+no server is started. Prints the report verify prints, with OLD in the place
+of the lock and NEW in the place of the live servers: each tool drifted,
+added or removed, a word diff of each changed description, schema and
+annotation changes by JSON Pointer, and classified findings (docs/findings.md).
+Between two locks, a change in how a server is reached (its command, env,
+cwd, url, headers or path) is a server-source-changed finding.
+
+OLD and NEW are each a lock, a tools/list dump (the forms 'contractpin digest'
+accepts), or - for standard input (one side at most). A dump is one server:
+it is compared with the lock's only server, or the one --server names.
+
+What changed in the words needs the pinned contracts: a lock's are read from
+the snapshots file beside it (X.lock gives X.contracts.json, so save both
+under matching names), or from --old-contracts / --new-contracts. Without
+them the report names the changed fields, with one warning.
+
+Reviewing a pull request:
+  git show origin/main:contractpin.lock > /tmp/old.lock
+  git show origin/main:contractpin.contracts.json > /tmp/old.contracts.json
+  contractpin diff /tmp/old.lock contractpin.lock
+
+Options:
+  --server NAME          compare only this server (repeatable); with a dump, the
+                         lock's server the dump is compared with
+  --old-contracts FILE   the snapshots of OLD (default: beside it)
+  --new-contracts FILE   the snapshots of NEW (default: beside it)
+  --verbose              list every tool, unchanged ones included
+  --json                 print one JSON report (verify's schema, with "old" and
+                         "new" naming the two sides)
+  --help                 show this help
+
+Exit codes:
+  0  the two sides pin the same contracts (and reach the servers the same way)
+  1  they differ: a tool drifted, was added or was removed, or a server's source changed
+  2  contractpin could not run: bad arguments, a side that is neither a lock nor
+     a dump, an unknown --server
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "diff",
+    args,
+    {
+      server: { type: "string", multiple: true },
+      "old-contracts": { type: "string" },
+      "new-contracts": { type: "string" },
+      json: { type: "boolean" },
+      verbose: { type: "boolean" },
+    },
+    2,
+  );
+  if (positionals.length !== 2) {
+    throw new ContractpinError(
+      "USAGE",
+      "diff takes two files, OLD and NEW (see 'contractpin diff --help')",
+    );
+  }
+  const [oldPath, newPath] = positionals as [string, string];
+  if (oldPath === "-" && newPath === "-") {
+    throw new ContractpinError("USAGE", "only one side of diff can be standard input (-)");
+  }
+  const old = await readDiffSide(oldPath, values["old-contracts"]);
+  const next = await readDiffSide(newPath, values["new-contracts"]);
+  const { findings, explained } = diffSides(old, next, values.server ?? [], warner(io));
+  const exitCode = verifyExitCode(findings);
+  if (values.json) {
+    await io.out(
+      renderVerifyJson(newPath, findings, {
+        allowNew: false,
+        exitCode,
+        explained,
+        old: oldPath,
+      }),
+    );
+  } else {
+    await io.out(
+      renderVerifyText(findings, io.color, {
+        verbose: values.verbose === true,
+        explained,
+        subject: "diff",
+      }),
+    );
+  }
+  return exitCode;
+}

@@ -1,0 +1,35 @@
+import type { JsonValue } from "../json-value.js";
+import type { ServerSource } from "../server-source.js";
+import { sameJson } from "./diff-json.js";
+import { toFinding, type Finding } from "./finding.js";
+
+// Every key of a lock's server object that says how to reach the server (spec 5).
+const SOURCE_KEYS = ["transport", "command", "env", "cwd", "url", "headers", "path"] as const;
+
+/**
+ * How the source of server `server` changed between two locks: one
+ * `server-source-changed` finding per key (transport, command, env, cwd, url,
+ * headers, path) whose value differs, was added or was removed, with the two
+ * values. Equal sources give none. Pure.
+ */
+export function sourceFindings(
+  server: string,
+  before: ServerSource,
+  after: ServerSource,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const key of SOURCE_KEYS) {
+    const old = (before as unknown as Record<string, JsonValue | undefined>)[key];
+    const now = (after as unknown as Record<string, JsonValue | undefined>)[key];
+    if (old === undefined && now === undefined) continue;
+    if (old !== undefined && now !== undefined && sameJson(old, now)) continue;
+    const draft: Parameters<typeof toFinding>[0] = {
+      rule: "server-source-changed",
+      pointer: `/${key}`,
+    };
+    if (old !== undefined) draft.before = old;
+    if (now !== undefined) draft.after = now;
+    findings.push(toFinding(draft, undefined, server));
+  }
+  return findings;
+}

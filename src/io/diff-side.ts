@@ -1,0 +1,131 @@
+import { basename } from "node:path";
+import type { Contract } from "../core/contract.js";
+import { digestToolContracts, type Digest, type ServerDigests } from "../core/digest.js";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
+import { MAX_LOCK_BYTES } from "../core/limits.js";
+import type { PinnedServer } from "../core/lock.js";
+import { parseJson } from "../core/strict-json.js";
+import { positionOf } from "../core/text-position.js";
+import { toolsFromDump } from "../core/tools-list.js";
+import { lockFromBytes } from "./lock-file.js";
+import { readInput } from "./read-input.js";
+import { readSnapshot, snapshotEntry, snapshotPath, type Snapshot } from "./snapshot-file.js";
+
+/**
+ * One side of `contractpin diff`: a lock (with the contract snapshots beside
+ * it, when there are any) or a tools/list dump of one server. Either way, per
+ * server, the tool digests, and a way to get a tool's contract when known.
+ */
+export interface DiffSide {
+  /** The path as given (`-` for standard input). */
+  path: string;
+  kind: "lock" | "dump";
+  /** Per server name; a dump holds one server, named by the caller. */
+  servers: Map<string, SideServer>;
+  /** For a lock: where its snapshots were looked for, and what was wrong with them, if anything. */
+  snapshots?: { path: string; snapshot?: Snapshot; warning?: string };
+}
+
+/** One server of a side. */
+export interface SideServer {
+  digests: ServerDigests;
+  /** For a lock: the server as pinned, source included. */
+  pinned?: PinnedServer;
+  /** For a dump: every tool's contract by name. */
+  contracts?: Map<string, Contract>;
+}
+
+/** The name a dump's one server takes until the caller pairs it with a lock's. */
+export const DUMP_SERVER = "";
+
+/**
+ * Reads one side: a lock (a JSON object with a `contractpin` member, checked
+ * as `readLock` checks it) or a tools/list dump in any form `digest` accepts.
+ * A lock's snapshots are read from `contractsPath`, else from beside it
+ * (`X.lock` gives `X.contracts.json`); standard input has none beside it.
+ *
+ * @throws ContractpinError (exit 2) naming the path, for anything that is neither.
+ */
+export async function readDiffSide(path: string, contractsPath?: string): Promise<DiffSide> {
+  const bytes = await readInput(path, MAX_LOCK_BYTES);
+  let value: JsonValue;
+  try {
+    value = parseJson(bytes);
+  } catch (err) {
+    if (!isContractpinError(err)) throw err;
+    throw new ContractpinError(
+      "DUMP_INVALID",
+      `${path}: is neither a lock nor a tools/list dump: ${err.message}${positionOf(err.message, bytes)}`,
+      { cause: err },
+    );
+  }
+  if (isJsonObject(value) && getMember(value, "contractpin") !== undefined) {
+    const lock = lockFromBytes(path, bytes, value);
+    const servers = new Map<string, SideServer>();
+    for (const [name, pinned] of Object.entries(lock.servers)) {
+      servers.set(name, { digests: pinned, pinned });
+    }
+    const sidecar = contractsPath ?? (path === "-" ? undefined : snapshotPath(path));
+    if (sidecar === undefined) return { path, kind: "lock", servers };
+    const read = await readSnapshot(sidecar);
+    if (contractsPath !== undefined && read.snapshot === undefined && read.warning === undefined) {
+      throw new ContractpinError(
+        "INPUT_UNREADABLE",
+        `${contractsPath}: cannot read the contract snapshots: no such file`,
+      );
+    }
+    return { path, kind: "lock", servers, snapshots: { path: sidecar, ...read } };
+  }
+  if (contractsPath !== undefined) {
+    throw new ContractpinError(
+      "USAGE",
+      `${path} is a tools/list dump, which holds its own contracts: snapshots (--old-contracts, --new-contracts) go with a lock`,
+    );
+  }
+  let digests: ReturnType<typeof digestToolContracts>;
+  try {
+    digests = digestToolContracts(toolsFromDump(value));
+  } catch (err) {
+    if (!isContractpinError(err)) throw err;
+    throw new ContractpinError(err.code, `${path}: ${err.message}`, { cause: err });
+  }
+  const contracts = new Map(digests.contracts.map((c) => [c.name, c]));
+  return {
+    path,
+    kind: "dump",
+    servers: new Map([[DUMP_SERVER, { digests: digests.digests, contracts }]]),
+  };
+}
+
+/** What {@link sideContract} found: the contract, or the warning that says why there is none. */
+export interface SideContract {
+  contract?: Contract;
+  warning?: string;
+}
+
+/**
+ * The contract of `tool` of `server` on `side`, whose digest is `digest`:
+ * from a dump, the tool itself; from a lock, its snapshot entry when that
+ * entry's digest is the lock's (else a warning, as verify gives).
+ */
+export function sideContract(
+  side: DiffSide,
+  server: string,
+  tool: string,
+  digest: Digest,
+): SideContract {
+  const found = side.servers.get(server);
+  if (found?.contracts !== undefined) {
+    const contract = found.contracts.get(tool);
+    return contract === undefined ? {} : { contract };
+  }
+  const snapshots = side.snapshots;
+  if (snapshots?.snapshot === undefined) return {};
+  return snapshotEntry(snapshots.snapshot, server, tool, digest, snapshots.path);
+}
+
+/** A short name for a dump's server when neither side names it: the file's name. */
+export function dumpServerName(path: string): string {
+  return path === "-" ? "stdin" : basename(path);
+}
