@@ -1,16 +1,18 @@
 import { compareServer, type ServerFinding } from "../core/compare.js";
 import type { Contract } from "../core/contract.js";
-import { serverDigest, type Digest, type ServerDigests } from "../core/digest.js";
+import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
+import type { Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { visibleText } from "../core/visible-text.js";
 import {
   DUMP_SERVER,
   dumpServerName,
-  sideContract,
+  sideContracts,
   type DiffSide,
   type SideServer,
 } from "../io/diff-side.js";
+import type { WantedEntry } from "../io/snapshot-file.js";
 import { explainTools, type ServerExplained } from "./explain.js";
 
 /** What `contractpin diff` found: spec 6 findings per server, and their explanation. */
@@ -33,65 +35,85 @@ export interface DiffResult {
  * @throws ContractpinError USAGE when `selected` names a server neither side has,
  *   or a dump cannot be paired.
  */
-export function diffSides(
+export async function diffSides(
   old: DiffSide,
   next: DiffSide,
   selected: readonly string[],
   warn: (message: string) => void,
-): DiffResult {
+): Promise<DiffResult> {
   const names = pairNames(old, next, selected);
   const findings: ServerFinding[] = [];
-  const explained = new Map<string, ServerExplained>();
-  const sideWarned = new Set<DiffSide>();
+  const sources = new Map<string, Finding[]>();
   for (const name of names) {
     const o = old.servers.get(name);
     const n = next.servers.get(name);
     const finding = compareServer(name, o?.digests ?? EMPTY, n?.digests ?? EMPTY);
     if (n === undefined) delete finding.liveDigest;
-    const sourceChanges =
+    const changes =
       o?.pinned !== undefined && n?.pinned !== undefined
         ? sourceFindings(name, o.pinned, n.pinned)
         : [];
-    if (sourceChanges.length > 0) finding.status = "drift";
+    if (changes.length > 0) finding.status = "drift";
+    sources.set(name, changes);
     findings.push(finding);
-
-    const contractOf = (side: DiffSide, tool: string, digest: Digest | undefined) => {
-      if (digest === undefined) return undefined;
-      const found = sideContract(side, name, tool, digest);
-      if (found.contract !== undefined) return found.contract;
-      if (side.kind === "lock" && side.snapshots?.snapshot === undefined) {
-        if (!sideWarned.has(side)) warn(noSnapshots(side));
-        sideWarned.add(side);
-      } else if (found.warning !== undefined) warn(found.warning);
-      return undefined;
-    };
-    const before: Contract[] = [];
-    const after: Contract[] = [];
-    for (const tool of finding.tools) {
-      if (tool.status === "unchanged") continue;
-      const b = tool.status === "added" ? undefined : contractOf(old, tool.name, tool.pinned);
-      const a = tool.status === "removed" ? undefined : contractOf(next, tool.name, tool.live);
-      // A drifted tool is explained only with both contracts; else by its changed fields.
-      if (tool.status === "drifted" && (a === undefined || b === undefined)) continue;
-      if (b !== undefined) before.push(b);
-      if (a !== undefined) after.push(a);
+  }
+  // The contracts of every tool that moved, from each side at once.
+  const wantedOld: WantedEntry[] = [];
+  const wantedNew: WantedEntry[] = [];
+  for (const f of findings) {
+    for (const t of f.tools) {
+      if (t.status === "drifted" || t.status === "removed")
+        wantedOld.push({ server: f.name, tool: t.name, pinned: t.pinned! });
+      if (t.status === "drifted" || t.status === "added")
+        wantedNew.push({ server: f.name, tool: t.name, pinned: t.live! });
     }
-    const server = explainTools(finding, before, after, Object.keys(o?.digests.tools ?? {}));
-    server.findings.push(...sourceChanges);
-    explained.set(name, server);
+  }
+  const before = await known(old, wantedOld, warn);
+  const after = await known(next, wantedNew, warn);
+  const explained = new Map<string, ServerExplained>();
+  for (const finding of findings) {
+    const b: Contract[] = [];
+    const a: Contract[] = [];
+    for (const tool of finding.tools) {
+      const key = entryKey(finding.name, tool.name);
+      const was = before.get(key);
+      const now = after.get(key);
+      // A drifted tool is explained only with both contracts; else by its changed fields.
+      if (tool.status === "drifted" && (was === undefined || now === undefined)) continue;
+      if (was !== undefined) b.push(was);
+      if (now !== undefined) a.push(now);
+    }
+    const pinnedNames = Object.keys(old.servers.get(finding.name)?.digests.tools ?? {});
+    const server = explainTools(finding, b, a, pinnedNames);
+    server.findings.push(...sources.get(finding.name)!);
+    explained.set(finding.name, server);
   }
   return { findings, explained };
 }
 
-const EMPTY: ServerDigests = { tool_count: 0, digest: serverDigest({}), tools: {} };
-
-function noSnapshots(side: DiffSide): string {
-  const where = side.snapshots?.path;
-  if (side.snapshots?.warning !== undefined) return side.snapshots.warning;
-  return where === undefined
-    ? `${side.path}: a lock read from standard input has no contract snapshots beside it; showing the changed fields only (name them with --old-contracts or --new-contracts)`
-    : `${side.path}: no contract snapshots at ${where}; showing the changed fields only (name them with --old-contracts or --new-contracts)`;
+/** The contracts found on `side` for `wanted`, by server and tool; one warning for each that is missing. */
+async function known(
+  side: DiffSide,
+  wanted: readonly WantedEntry[],
+  warn: (message: string) => void,
+): Promise<Map<string, Contract>> {
+  const found = new Map<string, Contract>();
+  if (wanted.length === 0) return found;
+  const read = await sideContracts(side, wanted);
+  if (read.warning !== undefined) warn(read.warning);
+  read.entries.forEach((entry, i) => {
+    const w = wanted[i]!;
+    if (entry.contract !== undefined) found.set(entryKey(w.server, w.tool), entry.contract);
+    else if (read.warning === undefined && entry.warning !== undefined) warn(entry.warning);
+  });
+  return found;
 }
+
+function entryKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
+}
+
+const EMPTY: ServerDigests = { tool_count: 0, digest: serverDigest({}), tools: {} };
 
 /**
  * The server names to compare, each side's dump renamed to its pair's name.

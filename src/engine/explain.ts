@@ -4,7 +4,7 @@ import type { Digest } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import type { PinnedServer } from "../core/lock.js";
-import { readSnapshot, snapshotEntry, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
+import { readSnapshotEntries, snapshotPath, type WantedEntry } from "../io/snapshot-file.js";
 import type { VerifiedServer } from "./verify.js";
 
 /** What is known about one tool that is not unchanged: its two contracts (when known) and its findings. */
@@ -42,61 +42,47 @@ export async function explainDrift(
   verified: readonly VerifiedServer[],
   warn: (message: string) => void,
 ): Promise<Map<string, ServerExplained>> {
-  const explained = new Map<string, ServerExplained>();
-  const needsSnapshot = verified.some(({ finding }) =>
-    finding.tools.some((t) => t.status === "drifted" || t.status === "removed"),
-  );
-  let snapshot: Snapshot | undefined;
-  let haveFile = false;
-  const path = snapshotPath(lockFile);
-  if (needsSnapshot) {
-    const read = await readSnapshot(path);
-    snapshot = read.snapshot;
-    haveFile = snapshot !== undefined;
+  const wanted: (WantedEntry & { drifted: boolean })[] = [];
+  for (const { finding } of verified) {
+    for (const tool of finding.tools) {
+      if (tool.status !== "drifted" && tool.status !== "removed") continue;
+      const entry = { server: finding.name, tool: tool.name, pinned: tool.pinned as Digest };
+      wanted.push({ ...entry, drifted: tool.status === "drifted" });
+    }
+  }
+  const before = new Map<string, Contract[]>();
+  if (wanted.length > 0) {
+    const path = snapshotPath(lockFile);
+    const read = await readSnapshotEntries(path, wanted);
     if (read.warning !== undefined) warn(read.warning);
-    else if (snapshot === undefined) {
+    else if (!read.file) {
       warn(
         `${path}: no contract snapshots (pinned with --no-snapshot, or before they existed); showing the changed fields only; 'contractpin update' writes them`,
       );
     }
+    read.entries.forEach((entry, i) => {
+      const w = wanted[i]!;
+      if (entry.contract !== undefined) {
+        const list = before.get(w.server) ?? [];
+        list.push(entry.contract);
+        before.set(w.server, list);
+      } else if (w.drifted && entry.warning !== undefined) warn(entry.warning);
+    });
   }
+  const explained = new Map<string, ServerExplained>();
   for (const { finding, changed } of verified) {
-    explained.set(
-      finding.name,
-      explainServer(
-        finding,
-        changed,
-        servers[finding.name]!,
-        snapshot,
-        haveFile ? path : undefined,
-        warn,
-      ),
-    );
+    const server =
+      finding.status === "unreachable"
+        ? { tools: new Map(), findings: [unreachableFinding(finding.name, finding.error)] }
+        : explainTools(
+            finding,
+            before.get(finding.name) ?? [],
+            changed,
+            Object.keys(servers[finding.name]!.tools),
+          );
+    explained.set(finding.name, server);
   }
   return explained;
-}
-
-function explainServer(
-  finding: ServerFinding,
-  changed: readonly Contract[],
-  pinned: PinnedServer,
-  snapshot: Snapshot | undefined,
-  file: string | undefined,
-  warn: (message: string) => void,
-): ServerExplained {
-  const tools = new Map<string, ToolExplained>();
-  if (finding.status === "unreachable") {
-    return { tools, findings: [unreachableFinding(finding.name, finding.error)] };
-  }
-  const before: Contract[] = [];
-  for (const tool of finding.tools) {
-    if (tool.status !== "drifted" && tool.status !== "removed") continue;
-    if (file === undefined) continue; // one warning already said there are none
-    const entry = snapshotEntry(snapshot, finding.name, tool.name, tool.pinned as Digest, file);
-    if (entry.contract !== undefined) before.push(entry.contract);
-    else if (tool.status === "drifted" && entry.warning !== undefined) warn(entry.warning);
-  }
-  return explainTools(finding, before, changed, Object.keys(pinned.tools));
 }
 
 /**

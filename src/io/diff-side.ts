@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Contract } from "../core/contract.js";
-import { digestToolContracts, type Digest, type ServerDigests } from "../core/digest.js";
+import { digestToolContracts, type ServerDigests } from "../core/digest.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
@@ -10,7 +11,12 @@ import { positionOf } from "../core/text-position.js";
 import { toolsFromDump } from "../core/tools-list.js";
 import { lockFromBytes } from "./lock-file.js";
 import { readInput } from "./read-input.js";
-import { readSnapshot, snapshotEntry, snapshotPath, type Snapshot } from "./snapshot-file.js";
+import {
+  readSnapshotEntries,
+  snapshotPath,
+  type SnapshotEntry,
+  type WantedEntry,
+} from "./snapshot-file.js";
 
 /**
  * One side of `contractpin diff`: a lock (with the contract snapshots beside
@@ -23,8 +29,8 @@ export interface DiffSide {
   kind: "lock" | "dump";
   /** Per server name; a dump holds one server, named by the caller. */
   servers: Map<string, SideServer>;
-  /** For a lock: where its snapshots were looked for, and what was wrong with them, if anything. */
-  snapshots?: { path: string; snapshot?: Snapshot; warning?: string };
+  /** For a lock: where its snapshots are (none for a lock read from standard input without --old-contracts). */
+  snapshots?: string;
 }
 
 /** One server of a side. */
@@ -67,15 +73,18 @@ export async function readDiffSide(path: string, contractsPath?: string): Promis
       servers.set(name, { digests: pinned, pinned });
     }
     const sidecar = contractsPath ?? (path === "-" ? undefined : snapshotPath(path));
-    if (sidecar === undefined) return { path, kind: "lock", servers };
-    const read = await readSnapshot(sidecar);
-    if (contractsPath !== undefined && read.snapshot === undefined && read.warning === undefined) {
+    if (contractsPath !== undefined && !existsSync(contractsPath)) {
       throw new ContractpinError(
         "INPUT_UNREADABLE",
         `${contractsPath}: cannot read the contract snapshots: no such file`,
       );
     }
-    return { path, kind: "lock", servers, snapshots: { path: sidecar, ...read } };
+    return {
+      path,
+      kind: "lock",
+      servers,
+      ...(sidecar === undefined ? {} : { snapshots: sidecar }),
+    };
   }
   if (contractsPath !== undefined) {
     throw new ContractpinError(
@@ -98,31 +107,36 @@ export async function readDiffSide(path: string, contractsPath?: string): Promis
   };
 }
 
-/** What {@link sideContract} found: the contract, or the warning that says why there is none. */
-export interface SideContract {
-  contract?: Contract;
-  warning?: string;
-}
-
 /**
- * The contract of `tool` of `server` on `side`, whose digest is `digest`:
- * from a dump, the tool itself; from a lock, its snapshot entry when that
- * entry's digest is the lock's (else a warning, as verify gives).
+ * The contracts of `wanted` tools on `side`: from a dump, the tools
+ * themselves; from a lock, its snapshot entries whose digests are the lock's
+ * (readSnapshotEntries). For a lock without usable snapshots, `warning` says
+ * so once; `entries` carry the per-tool warnings.
  */
-export function sideContract(
+export async function sideContracts(
   side: DiffSide,
-  server: string,
-  tool: string,
-  digest: Digest,
-): SideContract {
-  const found = side.servers.get(server);
-  if (found?.contracts !== undefined) {
-    const contract = found.contracts.get(tool);
-    return contract === undefined ? {} : { contract };
+  wanted: readonly WantedEntry[],
+): Promise<{ warning?: string; entries: SnapshotEntry[] }> {
+  if (side.kind === "dump") {
+    return {
+      entries: wanted.map((w) => {
+        const contract = side.servers.get(w.server)?.contracts?.get(w.tool);
+        return contract === undefined ? {} : { contract };
+      }),
+    };
   }
-  const snapshots = side.snapshots;
-  if (snapshots?.snapshot === undefined) return {};
-  return snapshotEntry(snapshots.snapshot, server, tool, digest, snapshots.path);
+  const none = (why: string) => ({
+    warning: `${side.path}: ${why}; showing the changed fields only (name them with --old-contracts or --new-contracts)`,
+    entries: wanted.map(() => ({})),
+  });
+  if (side.snapshots === undefined) {
+    return none("a lock read from standard input has no contract snapshots beside it");
+  }
+  if (wanted.length === 0) return { entries: [] };
+  const read = await readSnapshotEntries(side.snapshots, wanted);
+  if (read.warning !== undefined) return { warning: read.warning, entries: read.entries };
+  if (!read.file) return none(`no contract snapshots at ${side.snapshots}`);
+  return { entries: read.entries };
 }
 
 /** A short name for a dump's server when neither side names it: the file's name. */

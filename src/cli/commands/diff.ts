@@ -75,7 +75,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const old = await readDiffSide(oldPath, values["old-contracts"]);
   const next = await readDiffSide(newPath, values["new-contracts"]);
-  const { findings, explained } = diffSides(old, next, values.server ?? [], warner(io));
+  const { findings, explained } = await diffSides(old, next, values.server ?? [], warner(io));
   const exitCode = verifyExitCode(findings);
   if (values.json) {
     await io.out(

@@ -11,6 +11,7 @@ import {
   MAX_SNAPSHOT_DEPTH,
   pruneSnapshot,
   readSnapshot,
+  readSnapshotEntries,
   renderSnapshot,
   snapshotEntry,
   snapshotPath,
@@ -248,5 +249,95 @@ describe("snapshot file", () => {
     assert.deepEqual(Object.keys(pruned.servers["docs"]!), ["fetch_page"]);
     assert.deepEqual(Object.keys(withoutServer(snapshot, "docs").servers), ["gone"]);
     assert.ok(renderSnapshot(pruned).endsWith("}\n"));
+  });
+});
+
+describe("readSnapshotEntries: the wanted entries, without parsing the whole file when it is as written", () => {
+  /** A sidecar of two servers (docs, and other with a tool named like one of docs's), and the wanted entries of docs. */
+  async function written(dir: string) {
+    const { contracts, digests } = pinnedServer(dir);
+    const path = join(dir, "contractpin.contracts.json");
+    const other = contracts.map((c) => ({ ...c, description: `other: ${String(c.description)}` }));
+    await writeSnapshot(path, withServer(withServer(undefined, "docs", contracts), "other", other));
+    const wanted = contracts.map((c) => ({
+      server: "docs",
+      tool: c.name,
+      pinned: digests.tools[c.name]!.digest,
+    }));
+    return { path, contracts, wanted };
+  }
+
+  it("gives each wanted entry's pinned contract, from the right server", async () => {
+    const dir = tempDir();
+    const { path, contracts, wanted } = await written(dir);
+    const read = await readSnapshotEntries(path, [...wanted].reverse());
+    assert.equal(read.file, true);
+    assert.equal(read.warning, undefined);
+    assert.deepEqual(
+      read.entries.map((e) => canonicalize(e.contract)),
+      [...contracts].reverse().map((c) => canonicalize(c)),
+    );
+  });
+
+  it("parses only the entries it needs: a bad value elsewhere does not spoil them", async () => {
+    const dir = tempDir();
+    const { path, contracts, wanted } = await written(dir);
+    // 1e400 in the other server's entries: the whole file no longer parses strictly.
+    const text = readFileSync(path, "utf8").replace(
+      '"other: ',
+      '"other: x", "minimum": 1e400, "z": "',
+    );
+    writeFileSync(path, text);
+    assert.match((await readSnapshot(path)).warning ?? "", /corrupt/);
+    const read = await readSnapshotEntries(path, wanted);
+    assert.equal(read.warning, undefined);
+    assert.deepEqual(
+      read.entries.map((e) => canonicalize(e.contract)),
+      contracts.map((c) => canonicalize(c)),
+    );
+  });
+
+  it("falls back to the whole file, with the same warnings, when an entry is edited, missing, or the layout differs", async () => {
+    const dir = tempDir();
+    const { path, contracts, wanted } = await written(dir);
+    const full = async () => {
+      const { snapshot, warning } = await readSnapshot(path);
+      return {
+        warning,
+        // An unusable file is one warning, not one per entry.
+        entries: wanted.map((w) =>
+          snapshot === undefined ? {} : snapshotEntry(snapshot, w.server, w.tool, w.pinned, path),
+        ),
+      };
+    };
+    const same = async () => {
+      const read = await readSnapshotEntries(path, wanted);
+      const expected = await full();
+      assert.equal(read.warning, expected.warning);
+      assert.deepEqual(
+        read.entries.map((e) => [canonicalize(e.contract ?? null), e.warning]),
+        expected.entries.map((e) => [canonicalize(e.contract ?? null), e.warning]),
+      );
+      return read;
+    };
+    // An edited entry: its digest no longer matches.
+    writeFileSync(path, readFileSync(path, "utf8").replace("Fetch one page", "Fetch ONE page"));
+    const edited = await same();
+    assert.match(edited.entries[1]!.warning ?? "", /matches the lock \(stale or edited\)/);
+    assert.ok(edited.entries[0]!.contract !== undefined);
+    // Reformatted by hand (compact): read whole, every entry found.
+    await writeSnapshot(path, withServer(undefined, "docs", contracts));
+    writeFileSync(path, JSON.stringify(JSON.parse(readFileSync(path, "utf8"))));
+    const compact = await same();
+    assert.ok(compact.entries.every((e) => e.contract !== undefined));
+    // Truncated: corrupt, one warning, no entries.
+    await writeSnapshot(path, withServer(undefined, "docs", contracts));
+    writeFileSync(path, readFileSync(path, "utf8").slice(0, -40));
+    const truncated = await same();
+    assert.match(truncated.warning ?? "", /corrupt/);
+    // A wanted server that is not there.
+    const missing = await readSnapshotEntries(path.replace(".json", ".none.json"), wanted);
+    assert.equal(missing.file, false);
+    assert.deepEqual(missing.entries, [{}, {}]);
   });
 });
