@@ -32,7 +32,6 @@ interface Fixture extends Expected {
   /** server-unreachable: how the lock reaches a server that cannot be read. */
   source?: Record<string, unknown>;
   /** Where the CLI disagrees with the hand-written line: what it does now, and why that differs. */
-  disputed?: Expected & { why: string };
 }
 
 const FIXTURES: Record<string, Fixture> = JSON.parse(
@@ -144,18 +143,7 @@ describe("rule fixtures: one pair per rule id, through the CLI", () => {
         assert.doesNotMatch(r.text.stderr, /\n\s+at /);
       }
       assert.deepEqual(r.findings.map((f) => f.rule).sort(), [...fixture.rules].sort());
-      // Until a disagreement is settled, pin what the CLI does now.
-      assertShows(rule, r, fixture.severity, fixture.disputed ?? fixture);
+      assertShows(rule, r, fixture.severity, fixture);
     });
-
-    if (fixture.disputed !== undefined) {
-      it(
-        `${rule}: shows old -> new as the README renders it`,
-        { todo: fixture.disputed.why },
-        () => {
-          assertShows(rule, runOf(rule), fixture.severity, fixture);
-        },
-      );
-    }
   }
 });

@@ -137,7 +137,12 @@ function checkValues(o: JsonObject, n: JsonObject, at: string, drafts: FindingDr
   );
   if (extra.length > 0) {
     drafts.push(
-      draft("input-enum-widened", appendPointer(at, newKey), getMember(o, oldKey), extra),
+      draft(
+        "input-enum-widened",
+        appendPointer(at, newKey),
+        getMember(o, oldKey),
+        getMember(n, newKey),
+      ),
     );
   }
 }
@@ -165,10 +170,11 @@ function checkRequired(o: JsonObject, n: JsonObject, at: string, drafts: Finding
   if (!Array.isArray(oldRequired)) return;
   const newRequired = getMember(n, "required");
   const still = Array.isArray(newRequired) ? newRequired : [];
-  for (const name of oldRequired) {
-    if (typeof name === "string" && !still.includes(name)) {
-      drafts.push(draft("input-required-removed", appendPointer(at, "required"), name, undefined));
-    }
+  // One finding for the list, with both lists: the reader sees which names went.
+  if (oldRequired.some((name) => typeof name === "string" && !still.includes(name))) {
+    drafts.push(
+      draft("input-required-removed", appendPointer(at, "required"), oldRequired, newRequired),
+    );
   }
 }
 

@@ -98,7 +98,7 @@ const CASES: Record<RuleId, Case> = {
   "input-required-removed": {
     run: () => tool(changed((c) => (schemaOf(c).required = []))),
     severity: "medium",
-    expect: { pointer: "/inputSchema/required", before: "path" },
+    expect: { pointer: "/inputSchema/required", before: ["path"], after: [] },
     only: ["input-required-removed"],
   },
   "input-property-added": {
@@ -113,7 +113,7 @@ const CASES: Record<RuleId, Case> = {
     expect: {
       pointer: "/inputSchema/properties/encoding/enum",
       before: ["utf8"],
-      after: ["base64"],
+      after: ["utf8", "base64"],
     },
     only: ["input-enum-widened"],
   },
@@ -429,7 +429,7 @@ describe("classifyTool", () => {
     const wider = changed((c) => (schemaOf(c).properties.encoding.enum = [0, { a: 2 }, "0"]));
     assert.deepEqual(
       classifyTool(before, wider).map((f) => [f.rule, f.after]),
-      [["input-enum-widened", [{ a: 2 }, "0"]]],
+      [["input-enum-widened", [0, { a: 2 }, "0"]]],
     );
   });
 
