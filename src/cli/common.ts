@@ -36,6 +36,33 @@ export const SNAPSHOT_HELP = `  --no-snapshot        do not write the pinned con
                        the lock (contractpin.contracts.json for contractpin.lock),
                        which lets verify show what changed`;
 
+/** The most reads --repeat asks of each server. */
+const MAX_REPEAT = 10;
+
+/** The option of the commands that pin (init, add, update): how many times each server is read. */
+export const REPEAT_OPTIONS = {
+  repeat: { type: "string", default: "1" },
+} as const;
+
+export const REPEAT_HELP = `  --repeat N           read each server N times, one read after another (default 1, at
+                       most ${MAX_REPEAT}), and pin it only if its tools are the same every
+                       time; a server whose tools change (a timestamp, a random id, a
+                       session URL) is not pinned, and the tools and fields that
+                       changed are named (exit 1)`;
+
+/** Parses --repeat: a whole number from 1 to MAX_REPEAT (default 1); anything else is USAGE. */
+export function repeatCount(values: { repeat?: string }): number {
+  const given = values.repeat ?? "1";
+  const repeat = Number(given);
+  if (!/^[0-9]+$/.test(given) || repeat < 1 || repeat > MAX_REPEAT) {
+    throw new ContractpinError(
+      "USAGE",
+      `--repeat takes a whole number from 1 to ${MAX_REPEAT}, not '${given}'`,
+    );
+  }
+  return repeat;
+}
+
 const MIB = 1024 * 1024;
 /**
  * The highest --max-message-mib: a message is held several times over while it

@@ -2,6 +2,7 @@ import type { Contract } from "../core/contract.js";
 import { digestToolContracts, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
 import type { ServerSource } from "../core/server-source.js";
+import { compareReads, describeUnstable } from "../core/stability.js";
 import { readServerTools, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
@@ -17,11 +18,14 @@ export interface ServerRead {
  * (exit 1: the server, not contractpin, is what failed), naming the server,
  * with the cause's detail lines kept and every expanded value shown as its
  * reference (guardSecrets).
+ *
+ * @param where said after the server's name in a failure, such as ` (read 2 of 3)` (default none).
  */
 export async function readDigests(
   name: string,
   source: ServerSource,
   ctx: ReadContext,
+  where = "",
 ): Promise<ServerRead> {
   const guard = guardSecrets(name, source, ctx);
   try {
@@ -31,8 +35,52 @@ export async function readDigests(
     // The cause may quote what was just hidden: keep it only when nothing was expanded.
     const options = guard.expanded ? {} : { cause: err };
     throw Object.assign(
-      new ContractpinError("SERVER_UNREADABLE", `server ${name}: ${message}`, options),
+      new ContractpinError("SERVER_UNREADABLE", `server ${name}${where}: ${message}`, options),
       { detail },
     );
   }
+}
+
+/**
+ * Reads a server `repeat` times, one read after another, and pins it only if
+ * every read served the same tools: a server that puts a timestamp, a random
+ * id or a session URL into a tool would fail every verify. Reads that differ
+ * are SERVER_UNREADABLE (exit 1, as a server that could not be read), in one
+ * line that names the tools and fields that changed. A warning the server
+ * gives on every read is shown once.
+ *
+ * @param repeat how many reads (default 1: a single read, as {@link readDigests}).
+ * @returns the first read (every read pins the same lock entry and contracts).
+ */
+export async function readStable(
+  name: string,
+  source: ServerSource,
+  ctx: ReadContext,
+  repeat = 1,
+): Promise<ServerRead> {
+  if (repeat <= 1) return readDigests(name, source, ctx);
+  const warned = new Set<string>();
+  const readCtx: ReadContext = {
+    ...ctx,
+    warn: (message) => {
+      if (!warned.has(message)) ctx.warn(message);
+      warned.add(message);
+    },
+  };
+  const first = await readDigests(name, source, readCtx, ` (read 1 of ${repeat})`);
+  const reads = [first.digests];
+  for (let read = 2; read <= repeat; read++) {
+    ctx.signal?.throwIfAborted();
+    reads.push((await readDigests(name, source, readCtx, ` (read ${read} of ${repeat})`)).digests);
+  }
+  const unstable = compareReads(reads);
+  if (unstable.length > 0) {
+    // Tool names are server text: one that repeats an expanded secret shows its reference.
+    const { redact } = guardSecrets(name, source, ctx);
+    throw new ContractpinError(
+      "SERVER_UNREADABLE",
+      redact(`server ${name}: ${describeUnstable(repeat, unstable)}`),
+    );
+  }
+  return first;
 }

@@ -5,7 +5,7 @@ import type { ServerSource } from "../core/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";
-import { readDigests } from "./pin.js";
+import { readStable } from "./pin.js";
 
 /** A server to pin: what the lock will hold, and values to read it with now. */
 export interface PinRequest {
@@ -37,18 +37,22 @@ export interface Pinned {
 
 /**
  * Reads each server and pins it afresh. All or nothing: a server that cannot
- * be read fails the whole run (SERVER_UNREADABLE, naming every server that
- * failed) once all reads have finished, so no partial lock is ever written.
+ * be read, or whose `repeat` reads differ (readStable), fails the whole run
+ * (SERVER_UNREADABLE, naming every server that failed) once all reads have
+ * finished, so no partial lock is ever written.
+ *
+ * @param repeat how many times each server is read (default 1).
  */
 export async function pinAll(
   requests: readonly PinRequest[],
   ctx: ReadContext,
   concurrency: number,
+  repeat = 1,
 ): Promise<Map<string, Pinned>> {
   const results = await mapConcurrent(requests, concurrency, async ({ name, source, extraEnv }) => {
     const readCtx = extraEnv === undefined ? ctx : { ...ctx, env: { ...ctx.env, ...extraEnv } };
     try {
-      const { digests, contracts } = await readDigests(name, source, readCtx);
+      const { digests, contracts } = await readStable(name, source, readCtx, repeat);
       return { name, pinned: { server: { ...source, ...digests } as PinnedServer, contracts } };
     } catch (error) {
       return { name, error };

@@ -6,7 +6,7 @@ import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { safeSource } from "../../core/source-policy.js";
 import { packageRunnerWarning } from "../../config/package-runner.js";
-import { readDigests } from "../../engine/pin.js";
+import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
@@ -18,6 +18,9 @@ import {
   READ_HELP,
   READ_OPTIONS,
   readContext,
+  repeatCount,
+  REPEAT_HELP,
+  REPEAT_OPTIONS,
   lockPath,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -44,13 +47,15 @@ Options:
                        references: --env 'API_KEY=\${API_KEY}'. A literal value whose name or
                        shape looks like a credential is refused (exit 2)
   --cwd DIR            working directory of a stdio server
+${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
 Paths (--file, --cwd) are written relative to the lock's directory.
-Exit codes: 0 pinned; 1 the server could not be read; 2 bad arguments or lock.
+Exit codes: 0 pinned; 1 the server could not be read (or, with --repeat, its reads
+differ); 2 bad arguments or lock.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -64,6 +69,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...LOCK_OPTIONS,
       ...READ_OPTIONS,
       ...SNAPSHOT_OPTIONS,
+      ...REPEAT_OPTIONS,
       file: { type: "string" },
       url: { type: "string" },
       header: { type: "string", multiple: true },
@@ -83,6 +89,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   const { ctx } = readContext(lockFile, values, io);
+  const repeat = repeatCount(values);
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
     (x) => x !== undefined,
   );
@@ -131,7 +138,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const { digests, contracts } = await readDigests(name, source, ctx);
+  const { digests, contracts } = await readStable(name, source, ctx, repeat);
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };

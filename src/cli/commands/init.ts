@@ -16,6 +16,9 @@ import {
   READ_HELP,
   READ_OPTIONS,
   readContext,
+  repeatCount,
+  REPEAT_HELP,
+  REPEAT_OPTIONS,
   lockPath,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -43,12 +46,13 @@ names it), or the server is skipped with the reason.
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
 (a new tool, a changed description) is accepted. If any server cannot be
-read, nothing is written (exit 1).
+read (or, with --repeat, its reads differ), nothing is written (exit 1).
 
 Options:
   --from PATH          import this config file (repeatable)
   --user               also discover the user-level configs
   --force              overwrite an existing lock
+${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -67,6 +71,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...LOCK_OPTIONS,
       ...READ_OPTIONS,
       ...SNAPSHOT_OPTIONS,
+      ...REPEAT_OPTIONS,
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
@@ -75,6 +80,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
+  const repeat = repeatCount(values);
   const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && values.force !== true) {
     throw new ContractpinError(
@@ -117,7 +123,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
-  const pinned = await pinAll(requests, ctx, concurrency);
+  const pinned = await pinAll(requests, ctx, concurrency, repeat);
   const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, {

@@ -14,6 +14,9 @@ import {
   READ_HELP,
   READ_OPTIONS,
   readContext,
+  repeatCount,
+  REPEAT_HELP,
+  REPEAT_OPTIONS,
   lockPath,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -24,9 +27,11 @@ export const help = `Usage: contractpin update [NAME...] [options]
 
 Re-reads the named servers (or every server in the lock), re-pins them, and
 prints what changed. The lock is rewritten only when something did change.
-If any server cannot be read, nothing is written (exit 1).
+If any server cannot be read (or, with --repeat, reads differ), nothing is
+written (exit 1).
 
 Options:
+${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -40,16 +45,22 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     "update",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS },
+    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS, ...REPEAT_OPTIONS },
     Infinity,
   );
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
+  const repeat = repeatCount(values);
   const previous = await readLock(lockFile);
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
-  const repinned = await pinAll(requestsFromLock(names, previous.servers), ctx, concurrency);
+  const repinned = await pinAll(
+    requestsFromLock(names, previous.servers),
+    ctx,
+    concurrency,
+    repeat,
+  );
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, { server }] of repinned) setMember(servers, name, server);
   const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
