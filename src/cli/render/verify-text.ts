@@ -51,7 +51,12 @@ export function renderVerifyText(
   return lines.join("\n") + "\n";
 }
 
-function serverLines(
+/**
+ * One server's lines of the text report: its head line, then a block for each
+ * tool that is not unchanged (every tool with `verbose`). No colour when `s`
+ * is `style(false)`.
+ */
+export function serverLines(
   server: ServerFinding,
   explained: ServerExplained | undefined,
   verbose: boolean,
@@ -165,7 +170,8 @@ function same(a: JsonValue, b: JsonValue): boolean {
   return diffJson(a, b).length === 0;
 }
 
-function summaryLine(findings: readonly ServerFinding[], s: Style): string {
+/** The verdict in one line: `OK: 2 servers match the lock` or `FAIL: 1 drifted of 2 servers (...)`. */
+export function summaryLine(findings: readonly ServerFinding[], s: Style): string {
   const { servers, tools } = summarize(findings);
   const total = findings.length;
   if (total === 0) return s.yellow("no servers to verify: the lock pins none");
