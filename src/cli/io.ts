@@ -12,6 +12,18 @@ export interface Io {
   rows?: number;
   /** Aborted on Ctrl-C or SIGTERM, so that servers are shut down before exit. */
   signal?: AbortSignal;
+  /**
+   * Writes machine-readable output (JSON, SARIF) to stdout as it is, outside
+   * any GitHub Actions stop-commands block (src/cli/workflow-guard.ts), so
+   * that it still parses. Absent: `out`.
+   */
+  data?(text: string): Promise<void>;
+  /**
+   * Writes workflow commands that contractpin itself emits (annotations) to
+   * stdout, after ending the stop-commands block, so that the runner acts on
+   * them. Absent: `out`.
+   */
+  commands?(text: string): Promise<void>;
 }
 
 type Write = (text: string | Uint8Array) => Promise<void>;

@@ -2,6 +2,7 @@ import { ContractpinError } from "../core/errors.js";
 import { EXIT, exitForError } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
 import { nearest } from "./suggest.js";
+import { guardWorkflowCommands } from "./workflow-guard.js";
 import { packageVersion } from "../io/version.js";
 
 interface CommandModule {
@@ -104,7 +105,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-const io = { ...processIo(), signal: interrupt.signal };
+const base = { ...processIo(), signal: interrupt.signal };
+// Under GitHub Actions, a server's text must not become a workflow command.
+const guard = process.env["GITHUB_ACTIONS"] === "true" ? guardWorkflowCommands(base) : undefined;
+const io = guard ?? base;
 main(process.argv.slice(2), io)
   .then((code) => {
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
@@ -118,6 +122,8 @@ main(process.argv.slice(2), io)
     await io.err(`${message}\n`).catch(() => undefined);
     process.exitCode = code;
   })
+  .then(() => guard?.end())
+  .catch(() => undefined)
   .finally(() => {
     settled = true;
     // Every server was ended before the result was printed; if anything still

@@ -50,7 +50,8 @@ export type SourceErrorCode =
 export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";
 
 /** Codes raised at the edges: the command line and the files it names. */
-export type CliErrorCode = "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED";
+export type CliErrorCode =
+  "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED" | "REPORT_WRITE_FAILED";
 
 export type ErrorCode =
   | JsonErrorCode

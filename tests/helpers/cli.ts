@@ -25,6 +25,10 @@ export function runCli(
     ...process.env,
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
+    // Run on GitHub Actions, the suite must not see stop-commands markers nor
+    // append to the job's real summary; a test that means them sets them.
+    GITHUB_ACTIONS: undefined,
+    GITHUB_STEP_SUMMARY: undefined,
   };
   const r = spawnSync(process.execPath, [CLI, ...args], {
     input: options.input ?? "",
@@ -64,7 +68,13 @@ export function startCli(
 ): { child: ChildProcess; done: Promise<CliResult & { signal: NodeJS.Signals | null }> } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, NO_COLOR: undefined, ...options.env },
+    env: {
+      ...process.env,
+      NO_COLOR: undefined,
+      GITHUB_ACTIONS: undefined,
+      GITHUB_STEP_SUMMARY: undefined,
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   killAtEnd(child);

@@ -16,11 +16,12 @@ import {
 } from "../common.js";
 import type { Io } from "../io.js";
 import { progress } from "../render/progress.js";
-import { renderVerifyJson } from "../render/verify-json.js";
-import { renderVerifyText } from "../render/verify-text.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
-                          [--allow-env VAR[,VAR...]]... [--verbose] [--json] [options]
+                          [--allow-env VAR[,VAR...]]... [--verbose]
+                          [--format text|json|sarif|github|markdown] [--output FILE]
+                          [--sarif FILE] [options]
 
 Reads every pinned server (or only the named ones) and compares each tool's
 contract with the lock (spec 6): a tool in the lock but not live is removed,
@@ -30,7 +31,12 @@ not unchanged: with the contract snapshots beside the lock (written by init,
 add and update), a word diff of the description, the schema and annotation
 changes by JSON Pointer, and classified findings with a rule id and a
 severity (docs/findings.md); without them, the names of the changed fields.
-Severity never changes the exit code: any drift fails.
+Severity never changes the exit code: any drift fails, in every format.
+
+Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a
+::stop-commands:: block with a random token, so that no text from a server
+becomes a workflow command; with GITHUB_STEP_SUMMARY set, a Markdown summary
+is appended to the job summary (kept under GitHub's 1 MiB limit).
 
 Options:
   --server NAME        verify only this server (repeatable; a NAME without --server
@@ -42,7 +48,7 @@ Options:
                        variable, else any). A server that refers to another fails (exit 1)
                        before it is started
   --verbose            list every tool, unchanged ones included
-  --json               print one JSON report (schema in the README)
+${REPORT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
@@ -66,11 +72,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-new": { type: "boolean" },
       "allow-empty": { type: "boolean" },
       "allow-env": { type: "string", multiple: true },
-      json: { type: "boolean" },
+      ...REPORT_OPTIONS,
       verbose: { type: "boolean" },
     },
     Infinity,
   );
+  const reports = reportRequest(values);
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
   const lock = await readLock(lockFile);
@@ -114,23 +121,19 @@ export async function run(args: string[], io: Io): Promise<number> {
         await import("../../engine/explain.js")
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
-  if (values.json) {
-    await io.out(
-      renderVerifyJson(lockFile, findings, {
-        allowNew,
-        exitCode,
-        ...(explained === undefined ? {} : { explained }),
-      }),
-    );
-  } else {
-    await io.out(
-      renderVerifyText(findings, io.color, {
-        verbose: values.verbose === true,
-        ...(explained === undefined ? {} : { explained }),
-        ...acceptCommand(findings, values.lock),
-      }),
-    );
-  }
+  await writeReports(
+    {
+      lockFile,
+      findings,
+      exitCode,
+      allowNew,
+      verbose: values.verbose === true,
+      ...(explained === undefined ? {} : { explained }),
+      ...acceptCommand(findings, values.lock),
+    },
+    reports,
+    io,
+  );
   return exitCode;
 }
 

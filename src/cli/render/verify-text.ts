@@ -53,7 +53,12 @@ export function renderVerifyText(
   return lines.join("\n") + "\n";
 }
 
-function serverLines(
+/**
+ * One server's lines of the text report: its head line, then a block for each
+ * tool that is not unchanged (every tool with `verbose`). No colour when `s`
+ * is `style(false)`.
+ */
+export function serverLines(
   server: ServerFinding,
   explained: ServerExplained | undefined,
   verbose: boolean,
@@ -172,10 +177,11 @@ function same(a: JsonValue, b: JsonValue): boolean {
   return diffJson(a, b).length === 0;
 }
 
-function summaryLine(
+/** The verdict in one line: `OK: 2 servers match the lock` or `FAIL: 1 drifted of 2 servers (...)` (for diff, SAME or DIFFER). */
+export function summaryLine(
   findings: readonly ServerFinding[],
   s: Style,
-  subject: "verify" | "diff",
+  subject: "verify" | "diff" = "verify",
 ): string {
   const { servers, tools } = summarize(findings);
   const total = findings.length;

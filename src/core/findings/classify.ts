@@ -121,6 +121,18 @@ export function unreachableFinding(server: string, message?: string): Finding {
 }
 
 /**
+ * The finding of a drifted tool that cannot be classified (no snapshot of its
+ * pinned contract): `tool-drifted`, with the changed fields' names in `after`.
+ */
+export function unexplainedDriftFinding(
+  server: string,
+  tool: string,
+  fields: readonly string[],
+): Finding {
+  return toFinding({ rule: "tool-drifted", after: [...fields] }, tool, server);
+}
+
+/**
  * A tool name reduced to what a reader tells apart: NFKC, invisible
  * characters removed, lower case. Two names with one skeleton are confusable.
  */

@@ -173,6 +173,11 @@ export const RULES = {
     title: "The server could not be read",
     help: "contractpin could not list the server's tools (it did not start, timed out, or answered with an error), so nothing about it was verified.",
   },
+  "tool-drifted": {
+    severity: "high",
+    title: "A tool's contract changed, with no snapshot to say how",
+    help: "The tool's digest differs from the lock, but no contract snapshot matching the lock was found (pinned with --no-snapshot, before snapshots existed, or the snapshots file is stale), so the change cannot be classified; only the names of the changed fields are known. Re-pin a known-good state to get snapshots, and review the live tool before accepting it.",
+  },
 } as const satisfies Record<string, RuleSpec>;
 
 /** A rule id of the catalogue. */

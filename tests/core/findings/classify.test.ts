@@ -5,6 +5,7 @@ import {
   classifyServer,
   classifyTool,
   nameSkeleton,
+  unexplainedDriftFinding,
   unreachableFinding,
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
@@ -262,6 +263,12 @@ const CASES: Record<RuleId, Case> = {
     severity: "high",
     expect: { after: "timed out after 30 s" },
     only: ["server-unreachable"],
+  },
+  "tool-drifted": {
+    run: () => [unexplainedDriftFinding("files", "read_file", ["description"])],
+    severity: "high",
+    expect: { after: ["description"] },
+    only: ["tool-drifted"],
   },
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

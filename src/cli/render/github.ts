@@ -1,0 +1,62 @@
+import { itemMessage, type ReportItem } from "./report-model.js";
+
+/** GitHub shows at most 10 error and 10 warning annotations per step: more are dropped. */
+export const ANNOTATION_CAP = 10;
+
+/**
+ * A workflow command's message (the part after `::`), escaped as the runner
+ * unescapes it: `%`, CR and LF, so that no text can end the command's line
+ * and start another.
+ */
+export function escapeData(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+}
+
+/** A workflow command's property value: as {@link escapeData}, and `:` and `,` too. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+}
+
+/** Options of {@link renderAnnotations}. */
+export interface AnnotationOptions {
+  /** The lock's path relative to the repository root, for `file=`. */
+  file: string;
+}
+
+/**
+ * GitHub workflow commands for a report's findings (`items`, most severe
+ * first): `::error` for a finding that fails the run and is not low,
+ * `::warning` for the others, at most {@link ANNOTATION_CAP} of each, and one
+ * `::notice` with the totals. Each annotation points at the lock, at the line
+ * of the tool's entry. Every value is escaped: a server's text cannot end a
+ * command or start one.
+ */
+export function renderAnnotations(
+  items: readonly ReportItem[],
+  options: AnnotationOptions,
+): string {
+  if (items.length === 0) return "";
+  const lines: string[] = [];
+  const shown = { error: 0, warning: 0 };
+  const total = { error: 0, warning: 0 };
+  for (const item of items) {
+    const kind = item.failing && item.finding.severity !== "low" ? "error" : "warning";
+    total[kind]++;
+    if (shown[kind] >= ANNOTATION_CAP) continue;
+    shown[kind]++;
+    const title = `contractpin ${item.finding.severity}: ${item.finding.rule}`;
+    const props = [
+      `file=${escapeProperty(options.file)}`,
+      `line=${item.line}`,
+      `title=${escapeProperty(title)}`,
+    ];
+    lines.push(`::${kind} ${props.join(",")}::${escapeData(itemMessage(item))}`);
+  }
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  let notice = `contractpin: ${count(items.length, "finding")} (${count(total.error, "error")}, ${count(total.warning, "warning")})`;
+  if (total.error > shown.error || total.warning > shown.warning) {
+    notice += `; annotated: the first ${ANNOTATION_CAP} of each, most severe first; every finding is in the log, the job summary and the SARIF report`;
+  }
+  lines.push(`::notice title=${escapeProperty("contractpin")}::${escapeData(notice)}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,106 @@
+import { summarize } from "../../core/compare.js";
+import { visibleText } from "../../core/visible-text.js";
+import type { DriftReport, ReportItem } from "./report-model.js";
+import { itemMessage } from "./report-model.js";
+import { style } from "./style.js";
+import { serverLines, summaryLine } from "./verify-text.js";
+
+/** GitHub's limit on one step's job summary: 1 MiB. */
+export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+/** GitHub's limit on a pull-request comment: 65,536 characters (so at most as many UTF-8 bytes is safe). */
+export const COMMENT_LIMIT = 65536;
+
+/** The longest run of backticks in `text`. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/**
+ * `text` as an inline code span: delimited by more backticks than any run in
+ * it, padded with one space each side (which CommonMark strips), `|` escaped
+ * for a table cell when `cell`. Nothing in it is read as Markdown or HTML.
+ */
+export function codeSpan(text: string, cell = false): string {
+  const shown = text === "" ? "(empty)" : text;
+  const ticks = "`".repeat(longestBacktickRun(shown) + 1);
+  const body = cell ? shown.replaceAll("|", "\\|") : shown;
+  return `${ticks} ${body} ${ticks}`;
+}
+
+/** `text` as a fenced code block whose fence is longer than any backtick run in it (at least 3). */
+export function codeFence(text: string, info = "text"): string {
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `${fence}${info}\n${text}\n${fence}`;
+}
+
+const STATUS = { ok: "✅ ok", drift: "❌ drift", unreachable: "⚠️ unreachable" } as const;
+
+/**
+ * The report as GitHub-flavoured Markdown, for a job summary or a
+ * pull-request comment: the verdict, a table of servers, each finding (most
+ * severe first), then each server's detail as the text report shows it.
+ * Every string from a server is inside a code span or a fenced block, shown
+ * by visibleText. At most `maxBytes` bytes of UTF-8: what does not fit is
+ * left out, with a note that says so.
+ */
+export function renderMarkdown(
+  report: DriftReport,
+  items: readonly ReportItem[],
+  maxBytes: number,
+): string {
+  const plain = style(false);
+  const parts: string[] = [];
+  const ok = report.exitCode === 0;
+  parts.push(
+    `## contractpin: ${ok ? "OK" : "FAIL"}\n\n${summaryLine(report.findings, plain)} (lock ${codeSpan(visibleText(report.lockFile))})\n\n` +
+      "| Server | Status | Pinned tools | Drifted | Added | Removed |\n|---|---|---:|---:|---:|---:|\n",
+  );
+  for (const server of report.findings) {
+    const { tools } = summarize([server]);
+    const pinned = server.tools.filter((t) => t.status !== "added").length;
+    const row =
+      server.status === "unreachable"
+        ? `| ${codeSpan(visibleText(server.name), true)} | ${STATUS.unreachable}: ${codeSpan(visibleText(server.error ?? ""), true)} | | | | |`
+        : `| ${codeSpan(visibleText(server.name), true)} | ${STATUS[server.status]} | ${pinned} | ${tools.drifted} | ${tools.added} | ${tools.removed} |`;
+    parts.push(row + "\n");
+  }
+  if (items.length > 0) {
+    parts.push(`\n### Findings\n\n`);
+    for (const item of items) {
+      parts.push(
+        `- **${item.finding.severity}** ${codeSpan(item.finding.rule)} (lock line ${item.line}): ${codeSpan(itemMessage(item))}\n`,
+      );
+    }
+  }
+  const detailed = report.findings.filter(
+    (s) => s.status !== "ok" || s.tools.some((t) => t.status !== "unchanged"),
+  );
+  if (detailed.length > 0) parts.push(`\n### Details\n`);
+  for (const server of detailed) {
+    const lines = serverLines(server, report.explained?.get(server.name), report.verbose, plain);
+    parts.push(`\n${codeFence(lines.join("\n"))}\n`);
+  }
+  if (report.accept !== undefined) parts.push(`\n${codeFence(report.accept)}\n`);
+  return fit(parts, maxBytes);
+}
+
+/** The parts that fit in `maxBytes`, in order, and a note when some did not. */
+function fit(parts: readonly string[], maxBytes: number): string {
+  const total = parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
+  if (total <= maxBytes) return parts.join("");
+  const note = (left: number) =>
+    `\n\n> **Truncated:** ${left} of ${parts.length} parts of this report were left out to stay under ${maxBytes} bytes; every finding is in the job's log and the SARIF report.\n`;
+  // The note's length hardly depends on the count: reserve it with the largest.
+  const reserve = Buffer.byteLength(note(parts.length));
+  let used = 0;
+  let kept = 0;
+  for (const part of parts) {
+    const size = Buffer.byteLength(part);
+    if (used + size + reserve > maxBytes) break;
+    used += size;
+    kept++;
+  }
+  return parts.slice(0, kept).join("") + note(parts.length - kept);
+}

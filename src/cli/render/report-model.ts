@@ -1,0 +1,163 @@
+import type { ServerFinding } from "../../core/compare.js";
+import type { Digest } from "../../core/digest.js";
+import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
+import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
+import { ruleOf } from "../../core/findings/rules.js";
+import type { LockLines } from "../../core/lock-lines.js";
+import { visibleText } from "../../core/visible-text.js";
+import type { ServerExplained } from "../../engine/explain.js";
+import { displayName, style } from "./style.js";
+import { findingLine } from "./verify-text.js";
+
+/**
+ * Everything a report of `verify` or `diff` is made from: plain data, built
+ * once the verdict is decided. Every renderer (text, JSON, SARIF, GitHub
+ * annotations, Markdown) reads this one value.
+ */
+export interface DriftReport {
+  /** The lock the findings are about, as the user named it (JSON's `lock`; SARIF and annotations point into it). */
+  lockFile: string;
+  /** The lock's text, for the line numbers of SARIF results and annotations (default: read from `lockFile` when needed). */
+  lockText?: string;
+  /** Each server's verdict, in report order. */
+  findings: readonly ServerFinding[];
+  /** What changed, per server (explainDrift); absent when nothing moved. */
+  explained?: ReadonlyMap<string, ServerExplained>;
+  /** The run's exit code (a report never changes it). */
+  exitCode: number;
+  /** Added tools were allowed (--allow-new): their findings do not fail. */
+  allowNew: boolean;
+  /** The text report lists every tool (--verbose). */
+  verbose: boolean;
+  /** The command that accepts the drift, shown last by the text and Markdown reports. */
+  accept?: string;
+}
+
+/** One finding as the CI formats show it: where it is, and whether it fails the run. */
+export interface ReportItem {
+  /** The classified finding (`server` and `tool` set). */
+  finding: Finding;
+  server: string;
+  tool?: string;
+  /** False for the findings of a tool that --allow-new allowed. */
+  failing: boolean;
+  /** The tool's digest in the lock (the server's, for an unreachable server). */
+  pinned?: Digest;
+  /** The tool's live digest. */
+  live?: Digest;
+  /** The 1-based line in the lock: the tool's entry, else the server's. */
+  line: number;
+}
+
+/**
+ * Every finding of a report, most severe first (servers and tools in report
+ * order within a severity). Never silently missing: an unreachable server
+ * without an explanation gets `server-unreachable`, and a tool that is not
+ * unchanged but has no classified finding (no snapshot) gets `tool-drifted`,
+ * `tool-added` or `tool-removed`.
+ */
+export function reportItems(report: DriftReport, lines: LockLines): ReportItem[] {
+  const items: ReportItem[] = [];
+  for (const server of report.findings) {
+    const explained = report.explained?.get(server.name);
+    const serverLine = lines.server(server.name);
+    if (server.status === "unreachable") {
+      const found = explained?.findings ?? [];
+      for (const finding of found.length > 0
+        ? found
+        : [unreachableFinding(server.name, server.error)]) {
+        items.push({
+          finding,
+          server: server.name,
+          failing: true,
+          pinned: server.pinnedDigest,
+          line: serverLine,
+        });
+      }
+      continue;
+    }
+    for (const finding of explained?.findings ?? []) {
+      items.push({ finding, server: server.name, failing: true, line: serverLine });
+    }
+    for (const tool of server.tools) {
+      if (tool.status === "unchanged") continue;
+      const detail = explained?.tools.get(tool.name);
+      let found: Finding[] = detail?.findings ?? [];
+      // A removed tool that was renamed is reported once, on its new name.
+      if (found.length === 0 && detail?.renamedTo !== undefined) continue;
+      if (found.length === 0) {
+        found = [
+          tool.status === "drifted"
+            ? unexplainedDriftFinding(server.name, tool.name, tool.fields ?? [])
+            : toFinding(
+                { rule: tool.status === "added" ? "tool-added" : "tool-removed" },
+                tool.name,
+                server.name,
+              ),
+        ];
+      }
+      const failing = !(tool.status === "added" && report.allowNew);
+      const line = tool.status === "added" ? serverLine : lines.tool(server.name, tool.name);
+      for (const finding of found) {
+        const item: ReportItem = { finding, server: server.name, tool: tool.name, failing, line };
+        if (tool.pinned !== undefined) item.pinned = tool.pinned;
+        if (tool.live !== undefined) item.live = tool.live;
+        items.push(item);
+      }
+    }
+  }
+  // Array.prototype.sort is stable: report order within a severity.
+  return items.sort((a, b) => bySeverity(a.finding, b.finding));
+}
+
+/** Where a finding is, for a message: `server docs, tool search` (names shown safely). */
+export function itemPlace(item: ReportItem): string {
+  const server = `server ${displayName(item.server)}`;
+  return item.tool === undefined ? server : `${server}, tool ${displayName(item.tool)}`;
+}
+
+/**
+ * One line that says what a finding is, for an annotation or a SARIF
+ * message: the place, the rule's title, and the detail line of the text
+ * report. Server text is shown by visibleText and displayName only.
+ */
+export function itemMessage(item: ReportItem): string {
+  const { finding } = item;
+  const rule = ruleOf(finding.rule);
+  let detail: string;
+  if (finding.rule === "server-unreachable") {
+    detail = typeof finding.after === "string" ? visibleText(finding.after) : "no reason given";
+  } else if (finding.rule === "tool-drifted") {
+    const fields = Array.isArray(finding.after) ? finding.after.join(", ") : "";
+    detail = `changed: ${fields === "" ? "fields unknown" : fields}`;
+  } else {
+    detail = findingLine(finding, style(false));
+  }
+  const allowed = item.failing ? "" : " (allowed by --allow-new)";
+  return `${itemPlace(item)}: ${rule.title}${allowed}. ${detail}`;
+}
+
+// Characters a reader cannot see or a terminal would act on: as in the JSON
+// report, written as \u escapes (inside JSON strings, where alone they occur).
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/gu;
+
+/**
+ * JSON text that no CI log reader acts on: every hidden character (layout
+ * line feeds aside) as a `\u` escape, and `##[` written `#\u0023[`, so a
+ * server's string cannot form a GitHub Actions `##[command]` anywhere in a
+ * line. A pretty-printed JSON line never starts with `::` (the other form of
+ * workflow command): it starts with a bracket, a brace or a quote. Parsing
+ * gives back exactly the same value.
+ */
+export function inertJson(json: string): string {
+  return json
+    .replace(HIDDEN, (ch) => {
+      if (ch === "\n") return ch;
+      let out = "";
+      for (let i = 0; i < ch.length; i++)
+        out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+      return out;
+    })
+    .replaceAll("##[", "#\\u0023[");
+}

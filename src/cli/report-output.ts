@@ -1,0 +1,277 @@
+import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ContractpinError } from "../core/errors.js";
+import { MAX_LOCK_BYTES } from "../core/limits.js";
+import { lockLines, type LockLines } from "../core/lock-lines.js";
+import { packageVersion } from "../io/version.js";
+import { reason } from "../io/read-input.js";
+import type { Io } from "./io.js";
+import { renderAnnotations } from "./render/github.js";
+import { COMMENT_LIMIT, renderMarkdown, STEP_SUMMARY_LIMIT } from "./render/markdown.js";
+import {
+  inertJson,
+  reportItems,
+  type DriftReport,
+  type ReportItem,
+} from "./render/report-model.js";
+import { renderSarif } from "./render/sarif.js";
+import { style } from "./render/style.js";
+import { renderVerifyJson } from "./render/verify-json.js";
+import { renderVerifyText, summaryLine } from "./render/verify-text.js";
+
+export type { DriftReport } from "./render/report-model.js";
+
+/** The report formats, in the order --help lists them. */
+export const FORMATS = ["text", "json", "sarif", "github", "markdown"] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** The options of the commands that report drift (verify, diff). */
+export const REPORT_OPTIONS = {
+  format: { type: "string" },
+  json: { type: "boolean" },
+  output: { type: "string" },
+  sarif: { type: "string" },
+} as const;
+
+export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in the README), sarif
+                       (SARIF 2.1.0, for code scanning), github (the text report, then
+                       workflow commands: an annotation per finding on the lock's line),
+                       markdown (a summary for a pull-request comment)
+  --json               the same as --format json
+  --output FILE        write the report to FILE instead of stdout; a short summary
+                       still goes to the terminal
+  --sarif FILE         also write a SARIF report to FILE, whatever --format is
+                       (one run of the servers gives every report)`;
+
+/** What --format, --json, --output and --sarif asked for. */
+export interface ReportRequest {
+  /** The main report's format (default text). */
+  format: Format;
+  /** Where the main report goes (default stdout). */
+  output?: string;
+  /** A SARIF report's file, in addition to the main report. */
+  sarif?: string;
+}
+
+/**
+ * Checks the report options; a bad one is a USAGE error (exit 2), to raise
+ * before any server is read.
+ *
+ * @param command the command, for the hint to its --help (default "verify").
+ */
+export function reportRequest(
+  values: {
+    format?: string | undefined;
+    json?: boolean | undefined;
+    output?: string | undefined;
+    sarif?: string | undefined;
+  },
+  command = "verify",
+): ReportRequest {
+  const usage = (message: string) =>
+    new ContractpinError("USAGE", `${message} (see 'contractpin ${command} --help')`);
+  const given = values.format;
+  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+    throw usage(`--format takes one of ${FORMATS.join(", ")}, not '${given}'`);
+  }
+  if (values.json === true && given !== undefined && given !== "json") {
+    throw usage(`--json means --format json; it cannot go with --format ${given}`);
+  }
+  for (const flag of ["output", "sarif"] as const) {
+    if (values[flag] === "") throw usage(`--${flag} needs a file name`);
+  }
+  const request: ReportRequest = {
+    format: values.json === true ? "json" : ((given as Format | undefined) ?? "text"),
+  };
+  if (values.output !== undefined) request.output = values.output;
+  if (values.sarif !== undefined) request.sarif = values.sarif;
+  return request;
+}
+
+/**
+ * Writes every report asked for, from one reading of the servers: the main
+ * report to stdout, or to --output FILE with a short summary on stdout; a
+ * SARIF report to --sarif FILE; and, whenever GITHUB_STEP_SUMMARY names a
+ * file, the Markdown summary appended to it. Never changes the exit code; a
+ * report file that cannot be written is REPORT_WRITE_FAILED (exit 2).
+ *
+ * @param env the environment (GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE).
+ */
+export async function writeReports(
+  report: DriftReport,
+  request: ReportRequest,
+  io: Io,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<void> {
+  const located = new Located(report, env);
+  const main = renderMain(
+    report,
+    request.format,
+    located,
+    request.output === undefined && io.color,
+  );
+  if (request.output === undefined) {
+    if (main.data !== undefined) await (io.data ?? io.out)(main.data);
+    if (main.text !== undefined) await io.out(main.text);
+    if (main.commands !== undefined) await (io.commands ?? io.out)(main.commands);
+  } else {
+    writeReport(request.output, (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""));
+    const lines = [
+      summaryLine(report.findings, style(io.color)),
+      `report written to ${request.output}`,
+    ];
+    if (report.accept !== undefined) lines.push(report.accept);
+    await io.out(lines.join("\n") + "\n");
+  }
+  if (
+    request.sarif !== undefined &&
+    !(request.format === "sarif" && request.output === request.sarif)
+  ) {
+    writeReport(request.sarif, located.sarif());
+  }
+  const summary = env["GITHUB_STEP_SUMMARY"];
+  if (summary !== undefined && summary !== "") await appendStepSummary(summary, located, io);
+}
+
+interface MainReport {
+  /** Machine-readable output, written outside any stop-commands block. */
+  data?: string;
+  /** Text for people. */
+  text?: string;
+  /** Workflow commands, written after the stop-commands block ends. */
+  commands?: string;
+}
+
+function renderMain(
+  report: DriftReport,
+  format: Format,
+  located: Located,
+  color: boolean,
+): MainReport {
+  switch (format) {
+    case "text":
+      return { text: textReport(report, color) };
+    case "json":
+      return {
+        data: inertJson(
+          renderVerifyJson(report.lockFile, report.findings, {
+            allowNew: report.allowNew,
+            exitCode: report.exitCode,
+            ...(report.explained === undefined ? {} : { explained: report.explained }),
+          }),
+        ),
+      };
+    case "sarif":
+      return { data: located.sarif() };
+    case "github":
+      return {
+        text: textReport(report, false),
+        commands: renderAnnotations(located.items(), { file: located.path }),
+      };
+    case "markdown":
+      return { text: renderMarkdown(report, located.items(), COMMENT_LIMIT) };
+  }
+}
+
+function textReport(report: DriftReport, color: boolean): string {
+  return renderVerifyText(report.findings, color, {
+    verbose: report.verbose,
+    ...(report.explained === undefined ? {} : { explained: report.explained }),
+    ...(report.accept === undefined ? {} : { accept: report.accept }),
+  });
+}
+
+/** The report's findings located in the lock, computed once, when a format needs them. */
+class Located {
+  /** The lock's path relative to the repository (GITHUB_WORKSPACE, else the current directory). */
+  readonly path: string;
+  /** The lock as a SARIF URI reference. */
+  readonly uri: string;
+  #items: ReportItem[] | undefined;
+
+  constructor(
+    readonly report: DriftReport,
+    env: Readonly<Record<string, string | undefined>>,
+  ) {
+    const absolute = resolve(report.lockFile);
+    const workspace = env["GITHUB_WORKSPACE"];
+    const base =
+      workspace !== undefined && workspace !== "" && inside(resolve(workspace), absolute)
+        ? resolve(workspace)
+        : process.cwd();
+    if (inside(base, absolute)) {
+      this.path = relative(base, absolute).split(sep).join("/");
+      this.uri = this.path.split("/").map(encodeURIComponent).join("/");
+    } else {
+      this.path = absolute;
+      this.uri = pathToFileURL(absolute).href;
+    }
+  }
+
+  items(): ReportItem[] {
+    this.#items ??= reportItems(this.report, this.lines());
+    return this.#items;
+  }
+
+  sarif(): string {
+    return renderSarif(this.items(), {
+      lockUri: this.uri,
+      automationId: `contractpin/${this.path}/`,
+      version: packageVersion(),
+      exitCode: this.report.exitCode,
+    });
+  }
+
+  private lines(): LockLines {
+    if (this.report.lockText !== undefined) return lockLines(this.report.lockText);
+    try {
+      // Read again for its line numbers only: a lock that cannot be read gives line 1.
+      if (statSync(this.report.lockFile).size > MAX_LOCK_BYTES) return lockLines("");
+      return lockLines(readFileSync(this.report.lockFile, "utf8"));
+    } catch {
+      return lockLines("");
+    }
+  }
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+function writeReport(path: string, content: string): void {
+  try {
+    writeFileSync(path, content, "utf8");
+  } catch (cause) {
+    throw new ContractpinError(
+      "REPORT_WRITE_FAILED",
+      `${path}: cannot write the report: ${reason(cause)}`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * Appends the Markdown summary to the job summary file, keeping the file
+ * under GitHub's 1 MiB limit; a file that cannot be written gives a warning
+ * (the summary is an extra; the verdict and the other reports stand).
+ */
+async function appendStepSummary(path: string, located: Located, io: Io): Promise<void> {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    // Not there yet: appending creates it.
+  }
+  // A little under the limit, for what later steps append.
+  const budget = STEP_SUMMARY_LIMIT - 1024 - size;
+  try {
+    if (budget < 1024) throw new Error("it is already close to GitHub's 1 MiB limit");
+    appendFileSync(path, renderMarkdown(located.report, located.items(), budget) + "\n", "utf8");
+  } catch (cause) {
+    await io.err(
+      `contractpin: warning: ${path}: the job summary was not written: ${reason(cause)}\n`,
+    );
+  }
+}
