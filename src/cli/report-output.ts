@@ -118,7 +118,7 @@ export async function writeReports(
   } else {
     writeReport(request.output, (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""));
     const lines = [
-      summaryLine(report.findings, style(io.color)),
+      summaryLine(report.findings, style(io.color), report.old === undefined ? "verify" : "diff"),
       `report written to ${request.output}`,
     ];
     if (report.accept !== undefined) lines.push(report.accept);
@@ -159,6 +159,9 @@ function renderMain(
             allowNew: report.allowNew,
             exitCode: report.exitCode,
             ...(report.explained === undefined ? {} : { explained: report.explained }),
+            ...(report.old === undefined
+              ? {}
+              : { old: report.old, new: report.new ?? report.lockFile }),
           }),
         ),
       };
@@ -179,6 +182,7 @@ function textReport(report: DriftReport, color: boolean): string {
     verbose: report.verbose,
     ...(report.explained === undefined ? {} : { explained: report.explained }),
     ...(report.accept === undefined ? {} : { accept: report.accept }),
+    subject: report.old === undefined ? "verify" : "diff",
   });
 }
 

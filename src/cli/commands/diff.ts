@@ -5,11 +5,12 @@ import { readDiffSide } from "../../io/diff-side.js";
 import { parseCommandArgs } from "../args.js";
 import { warner } from "../common.js";
 import type { Io } from "../io.js";
-import { renderVerifyJson } from "../render/verify-json.js";
-import { renderVerifyText } from "../render/verify-text.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
 
 export const help = `Usage: contractpin diff OLD NEW [--server NAME]... [--old-contracts FILE]
-                        [--new-contracts FILE] [--verbose] [--json]
+                        [--new-contracts FILE] [--verbose]
+                        [--format text|json|sarif|github|markdown] [--output FILE]
+                        [--sarif FILE]
 
 Compares two locks, or a lock and a tools/list dump, or two dumps, offline:
 no server is started. Prints the report verify prints, with OLD in the place
@@ -34,14 +35,17 @@ Reviewing a pull request:
   contractpin diff /tmp/old.lock contractpin.lock
 
 Options:
-  --server NAME          compare only this server (repeatable); with a dump, the
-                         lock's server the dump is compared with
-  --old-contracts FILE   the snapshots of OLD (default: beside it)
-  --new-contracts FILE   the snapshots of NEW (default: beside it)
-  --verbose              list every tool, unchanged ones included
-  --json                 print one JSON report (verify's schema, with "old" and
-                         "new" naming the two sides)
-  --help                 show this help
+  --server NAME        compare only this server (repeatable); with a dump, the
+                       lock's server the dump is compared with
+  --old-contracts FILE
+                       the snapshots of OLD (default: beside it)
+  --new-contracts FILE
+                       the snapshots of NEW (default: beside it)
+  --verbose            list every tool, unchanged ones included
+${REPORT_HELP}
+                       The JSON report is verify's, with "old" and "new" naming
+                       the two sides; SARIF results and annotations point into NEW
+  --help               show this help
 
 Exit codes:
   0  the two sides pin the same contracts (and reach the servers the same way)
@@ -58,11 +62,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       server: { type: "string", multiple: true },
       "old-contracts": { type: "string" },
       "new-contracts": { type: "string" },
-      json: { type: "boolean" },
+      ...REPORT_OPTIONS,
       verbose: { type: "boolean" },
     },
     2,
   );
+  const reports = reportRequest(values, "diff");
   if (positionals.length !== 2) {
     throw new ContractpinError(
       "USAGE",
@@ -77,23 +82,20 @@ export async function run(args: string[], io: Io): Promise<number> {
   const next = await readDiffSide(newPath, values["new-contracts"]);
   const { findings, explained } = await diffSides(old, next, values.server ?? [], warner(io));
   const exitCode = verifyExitCode(findings);
-  if (values.json) {
-    await io.out(
-      renderVerifyJson(newPath, findings, {
-        allowNew: false,
-        exitCode,
-        explained,
-        old: oldPath,
-      }),
-    );
-  } else {
-    await io.out(
-      renderVerifyText(findings, io.color, {
-        verbose: values.verbose === true,
-        explained,
-        subject: "diff",
-      }),
-    );
-  }
+  await writeReports(
+    {
+      // What SARIF results and annotations point into: a lock, NEW when both are.
+      lockFile: next.kind === "dump" && old.kind === "lock" ? oldPath : newPath,
+      old: oldPath,
+      new: newPath,
+      findings,
+      explained,
+      exitCode,
+      allowNew: false,
+      verbose: values.verbose === true,
+    },
+    reports,
+    io,
+  );
   return exitCode;
 }

@@ -54,7 +54,7 @@ export function renderMarkdown(
   const parts: string[] = [];
   const ok = report.exitCode === 0;
   parts.push(
-    `## contractpin: ${ok ? "OK" : "FAIL"}\n\n${summaryLine(report.findings, plain)} (lock ${codeSpan(visibleText(report.lockFile))})\n\n` +
+    `## contractpin: ${verdict(report, ok)}\n\n${summaryLine(report.findings, plain, report.old === undefined ? "verify" : "diff")} (${report.old === undefined ? "lock" : `${codeSpan(visibleText(report.old))} against`} ${codeSpan(visibleText(report.lockFile))})\n\n` +
       "| Server | Status | Pinned tools | Drifted | Added | Removed |\n|---|---|---:|---:|---:|---:|\n",
   );
   for (const server of report.findings) {
@@ -103,4 +103,9 @@ function fit(parts: readonly string[], maxBytes: number): string {
     kept++;
   }
   return parts.slice(0, kept).join("") + note(parts.length - kept);
+}
+
+function verdict(report: DriftReport, ok: boolean): string {
+  if (report.old !== undefined) return ok ? "SAME" : "DIFFER";
+  return ok ? "OK" : "FAIL";
 }

@@ -31,6 +31,9 @@ export interface DriftReport {
   verbose: boolean;
   /** The command that accepts the drift, shown last by the text and Markdown reports. */
   accept?: string;
+  /** For `diff`: the two sides (`lockFile` is whichever is a lock, NEW first); the verdict reads SAME or DIFFER. */
+  old?: string;
+  new?: string;
 }
 
 /** One finding as the CI formats show it: where it is, and whether it fails the run. */

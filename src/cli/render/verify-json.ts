@@ -25,15 +25,16 @@ export function renderVerifyJson(
     allowNew: boolean;
     exitCode: number;
     explained?: ReadonlyMap<string, ServerExplained>;
-    /** For `diff`: the OLD side; `lockPath` is then the NEW side. */
+    /** For `diff`: the two sides (`lockPath` is the one that is a lock, NEW first). */
     old?: string;
+    new?: string;
   },
 ): string {
   const report = {
     format: REPORT_FORMAT,
     lock: lockPath,
     old: meta.old,
-    new: meta.old === undefined ? undefined : lockPath,
+    new: meta.new,
     exit_code: meta.exitCode,
     allow_new: meta.allowNew,
     summary: summarize(findings),
