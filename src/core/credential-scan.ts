@@ -34,9 +34,21 @@ function assignsSecret(text: string): boolean {
  * or as the value of a credential-like name (`DB_PASSWORD=…`, `Password=…;`).
  */
 export function containsSecret(value: string): boolean {
+  const text = value.replace(CONTENT_DIGEST, "$1");
+  return holdsToken(value) || AUTH_SCHEME.test(text) || assignsSecret(text);
+}
+
+/**
+ * True when text holds something shaped like a credential: the whole text, or
+ * one run of it between separators, looks like a token, a key or a URL with a
+ * password. The narrower half of {@link containsSecret}, fit for prose (a
+ * tool's description, a schema's strings), where "Basic authentication" or
+ * "set token=..." is wording, not a credential.
+ */
+export function holdsToken(value: string): boolean {
   // A content digest (`image@sha256:…`, how a docker image is pinned) is public, not a key.
   const text = value.replace(CONTENT_DIGEST, "$1");
-  if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || assignsSecret(text)) return true;
+  if (looksLikeSecretValue(text)) return true;
   // Base64 may end in `=`, so split with and without it.
   return [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/].some((sep) =>
     text.split(sep).some((part) => looksLikeSecretValue(part)),
