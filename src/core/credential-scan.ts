@@ -49,10 +49,11 @@ export function holdsToken(value: string): boolean {
   // A content digest (`image@sha256:…`, how a docker image is pinned) is public, not a key.
   const text = value.replace(CONTENT_DIGEST, "$1");
   if (looksLikeSecretValue(text)) return true;
-  // Base64 may end in `=`, so split with and without it.
-  return [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/].some((sep) =>
-    text.split(sep).some((part) => looksLikeSecretValue(part)),
-  );
+  // Base64 may end in `=`, so split with and without it (the same parts when there is none).
+  const seps = text.includes("=")
+    ? [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/]
+    : [/[^A-Za-z0-9+/=_.~-]+/];
+  return seps.some((sep) => text.split(sep).some((part) => looksLikeSecretValue(part)));
 }
 
 /** True when a template mixes a reference with literal text that holds a credential. */
