@@ -34,22 +34,36 @@ function assignsSecret(text: string): boolean {
  * or as the value of a credential-like name (`DB_PASSWORD=…`, `Password=…;`).
  */
 export function containsSecret(value: string): boolean {
-  const text = value.replace(CONTENT_DIGEST, "$1");
-  return holdsToken(value) || AUTH_SCHEME.test(text) || assignsSecret(text);
-}
-
-/**
- * True when text holds something shaped like a credential: the whole text, or
- * one run of it between separators, looks like a token, a key or a URL with a
- * password. The narrower half of {@link containsSecret}, fit for prose (a
- * tool's description, a schema's strings), where "Basic authentication" or
- * "set token=..." is wording, not a credential.
- */
-export function holdsToken(value: string): boolean {
   // A content digest (`image@sha256:…`, how a docker image is pinned) is public, not a key.
   const text = value.replace(CONTENT_DIGEST, "$1");
-  if (looksLikeSecretValue(text)) return true;
-  // Base64 may end in `=`, so split with and without it (the same parts when there is none).
+  if (looksLikeSecretValue(text) || AUTH_SCHEME.test(text) || assignsSecret(text)) return true;
+  // Base64 may end in `=`, so split with and without it.
+  return [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/].some((sep) =>
+    text.split(sep).some((part) => looksLikeSecretValue(part)),
+  );
+}
+
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+
+/**
+ * True when prose (a tool's description, a schema's strings) holds something
+ * shaped like a credential: a run between separators that looks like a token
+ * or key, a word that is a URL with a password in it, or a private key.
+ * Narrower than {@link containsSecret}, which judges a definition's values:
+ * here "Basic authentication", "Token required" or "set token=..." are
+ * wording, not credentials.
+ */
+export function holdsToken(value: string): boolean {
+  const text = value.replace(CONTENT_DIGEST, "$1");
+  if (PRIVATE_KEY.test(text)) return true;
+  // `scheme://user:password@host` is one word; split at `:` and `@`, it would be lost.
+  if (
+    text.includes("@") &&
+    text.split(/\s+/).some((w) => w.includes("@") && looksLikeSecretValue(w))
+  ) {
+    return true;
+  }
+  // Base64 may end in `=`, so split with and without it (the same runs when there is none).
   const seps = text.includes("=")
     ? [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/]
     : [/[^A-Za-z0-9+/=_.~-]+/];

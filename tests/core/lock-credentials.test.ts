@@ -9,7 +9,10 @@ const TOKEN = "ghp_" + "Zq8x3Lw0Yt5Rb2Nk7Vm4Hc9Jp1Sd6Fg3";
 
 describe("holdsToken: prose is not a credential, a token in it is", () => {
   for (const prose of [
+    "Basic authentication is used against the index.",
+    "Token required: pass it in the Authorization header.",
     "Uses Basic authentication against the index.",
+    "Contact admin@example.com or see https://docs.example.com/auth#tokens",
     "The token expires after one hour; set token=<your token> in the config.",
     "Pinned as image@sha256:" + "a".repeat(64) + " by the server.",
     "Read a file from /home/user/projects/contractpin/README.md",
@@ -18,11 +21,13 @@ describe("holdsToken: prose is not a credential, a token in it is", () => {
   }
   it("the wording that containsSecret (for definitions) flags is left to it", () => {
     assert.equal(containsSecret("Uses Basic authentication against the index."), true);
+    assert.equal(containsSecret("Token required: pass it in the Authorization header."), true);
   });
   for (const text of [
     `Default key: ${TOKEN}.`,
     `(${TOKEN})`,
-    "postgres://admin:hunter2secret@db.example.com/app",
+    "Connect with postgres://admin:hunter2secret@db.example.com/app as the default.",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
     `Authorization=${TOKEN}=`,
   ]) {
     it(`flags: ${text.slice(0, 24)}…`, () => assert.equal(holdsToken(text), true));
