@@ -20,7 +20,7 @@ is read. Fast enough for a pre-commit hook.
     does not pin; no pinned tool without an entry;
   - neither holds a credential: the lock's server definitions by the rules
     'add' applies before it writes one, the snapshots' strings by the shape of
-    tokens and keys. Where one is is named; its value is never printed.
+    tokens and keys. Each is named by where it is, never by its value.
 
 No snapshot file is not a failure (they are optional: --no-snapshot); a note
 on stderr says so.
@@ -31,10 +31,12 @@ ${LOCK_HELP}
 
 Exit codes: 0 the lock is valid, agrees with its snapshots, and neither holds a
 credential; 1 a problem was found, one line each on stdout: a snapshot entry
-that is stale, missing or not pinned, a snapshot file that is corrupt, or a
-credential in either file; 2 contractpin could not check: no lock, a corrupt
-lock or one of an unsupported format, a snapshot file that cannot be read or
-is of an unsupported format, bad arguments.
+that is stale, missing or not pinned, a snapshot file that is corrupt, a
+field digest of the lock that does not follow from its pinned contract, or a
+credential in either file (found, so 1: the check itself ran); 2 contractpin
+could not check: no lock, a corrupt lock or one of an unsupported format, a
+snapshot file that cannot be read or is of an unsupported format, bad
+arguments.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
