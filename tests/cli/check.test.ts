@@ -3,6 +3,7 @@
 // valid pair is built here, by hand and with the independent Python digests,
 // not by contractpin; each problem is then planted by hand.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
@@ -239,6 +240,18 @@ describe("contractpin check: the snapshots disagree with the lock (exit 1)", () 
       dir.stderr,
       `contractpin: ${SIDECAR}: cannot read the contract snapshots: it is a directory, not a regular file\n`,
     );
+
+    // A FIFO is refused at once, not waited on.
+    rmSync(ws.path(SIDECAR), { recursive: true });
+    execFileSync("mkfifo", [ws.path(SIDECAR)]);
+    const started = Date.now();
+    const fifo = check(ws);
+    assert.equal(fifo.code, 2);
+    assert.equal(
+      fifo.stderr,
+      `contractpin: ${SIDECAR}: cannot read the contract snapshots: it is a FIFO (named pipe), not a regular file\n`,
+    );
+    assert.ok(Date.now() - started < 30_000);
   });
 
   it("names with control and invisible characters are shown escaped, never raw", () => {
