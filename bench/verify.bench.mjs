@@ -9,7 +9,10 @@
  *     contractpin adds per server over a bare client listing the same server;
  *  3. ten stdio servers that answer after 600 ms using no CPU
  *     (bench/sleepy-server.mjs), with default settings, against one of them
- *     (target: within 1.3x: typical configs are read in one round).
+ *     (target: within 1.3x: typical configs are read in one round);
+ *  4. `contractpin check` (offline) on a lock of server-memory,
+ *     server-everything and server-filesystem with its contract snapshots
+ *     (target: a median under 200 ms).
  * Every command runs with stdout and stderr on pipes, as in a CI job.
  * Usage: node bench/verify.bench.mjs [--rounds N]   (after npm run build)
  */
@@ -24,6 +27,8 @@ import { medians } from "./timing.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist/bin/contractpin.cjs");
 const memory = join(root, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+const everything = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const filesystem = join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const roundsArg = process.argv.indexOf("--rounds");
 const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 21;
 const node = process.execPath;
@@ -189,6 +194,47 @@ try {
     liveRounds,
     { cwd: dir },
   );
+  // 4. check (the pre-commit hook) on a lock of the three real servers from
+  //    npm, their contract snapshots included: offline, so it is judged
+  //    against the same floor as a file-only verify, and against 200 ms.
+  contractpin([
+    "add",
+    "memory",
+    "--lock",
+    "real-servers.lock",
+    "--env",
+    `MEMORY_FILE_PATH=${join(dir, "check-memory.jsonl")}`,
+    "--",
+    node,
+    memory,
+  ]);
+  contractpin([
+    "add",
+    "everything",
+    "--lock",
+    "real-servers.lock",
+    "--",
+    node,
+    everything,
+    "stdio",
+  ]);
+  contractpin(["add", "filesystem", "--lock", "real-servers.lock", "--", node, filesystem, dir]);
+  const [checkBare, checkReal] = medians(
+    [
+      [node, "-e", ""],
+      [node, cli, "check", "--lock", "real-servers.lock"],
+    ],
+    rounds,
+    { cwd: dir },
+  );
+  results.push(
+    ['node -e "" (floor, again beside check)', checkBare],
+    [
+      `check, server-memory + server-everything + server-filesystem with snapshots (${((statSync(join(dir, "real-servers.lock")).size + statSync(join(dir, "real-servers.contracts.json")).size) / 1024).toFixed(0)} KB)`,
+      checkReal,
+    ],
+  );
+
   results.push(
     ["no client: 10 such servers started and answered at once", floorAll],
     ["no client: 1 such server", floorOne],
@@ -230,6 +276,9 @@ try {
   );
   console.log(
     `  file-only verify loads the MCP client library: ${loadsClient ? "YES (FAIL)" : "no (PASS)"}`,
+  );
+  console.log(
+    `  ${"check (3 real servers, snapshots) median".padEnd(50)} ${checkReal.toFixed(1)} ms  <= 200 ms  ${checkReal <= 200 ? "PASS" : "FAIL"}  (${(checkReal / checkBare).toFixed(2)}x node -e "")`,
   );
   console.log(
     `\ncontractpin's time per server over a bare client: ${(one - bareList).toFixed(1)} ms (verify of one server minus connect+listTools+close)`,

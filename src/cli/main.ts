@@ -26,6 +26,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "compare live servers with the lock; exit 1 on any drift",
     load: () => import("./commands/verify.js"),
   },
+  check: {
+    summary: "check offline that the lock and its snapshots agree and hold no credential",
+    load: () => import("./commands/check.js"),
+  },
   update: {
     summary: "re-pin some or all servers and show what changed",
     load: () => import("./commands/update.js"),

@@ -43,6 +43,33 @@ export function containsSecret(value: string): boolean {
   );
 }
 
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+
+/**
+ * True when prose (a tool's description, a schema's strings) holds something
+ * shaped like a credential: a run between separators that looks like a token
+ * or key, a word that is a URL with a password in it, or a private key.
+ * Narrower than {@link containsSecret}, which judges a definition's values:
+ * here "Basic authentication", "Token required" or "set token=..." are
+ * wording, not credentials.
+ */
+export function holdsToken(value: string): boolean {
+  const text = value.replace(CONTENT_DIGEST, "$1");
+  if (PRIVATE_KEY.test(text)) return true;
+  // `scheme://user:password@host` is one word; split at `:` and `@`, it would be lost.
+  if (
+    text.includes("@") &&
+    text.split(/\s+/).some((w) => w.includes("@") && looksLikeSecretValue(w))
+  ) {
+    return true;
+  }
+  // Base64 may end in `=`, so split with and without it (the same runs when there is none).
+  const seps = text.includes("=")
+    ? [/[^A-Za-z0-9+/=_.~-]+/, /[^A-Za-z0-9+/_.~-]+/]
+    : [/[^A-Za-z0-9+/=_.~-]+/];
+  return seps.some((sep) => text.split(sep).some((part) => looksLikeSecretValue(part)));
+}
+
 /** True when a template mixes a reference with literal text that holds a credential. */
 export function mixedSecret(value: string): boolean {
   return hasReference(value) && containsSecret(literalPart(value));

@@ -1,0 +1,53 @@
+import { runCheck } from "../../engine/check.js";
+import { parseCommandArgs } from "../args.js";
+import { LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+import { renderCheck } from "../render/check-text.js";
+import { sanitizeLine } from "../render/style.js";
+
+export const help = `Usage: contractpin check [options]
+
+Checks the lock and the contract snapshots beside it, offline: no server is
+started, nothing is fetched, and no file the lock names (a file server's dump)
+is read. Fast enough for a pre-commit hook.
+
+  - the lock is valid: its format, every key, and every server's digest and
+    tool_count against its tools (as every command reads it);
+  - the snapshots (contractpin.contracts.json for contractpin.lock) agree with
+    it: each entry's digest is the lock's digest of that tool, and the lock's
+    field digests follow from the entry; no entry for a server or tool the lock
+    does not pin; no pinned tool without an entry;
+  - neither holds a credential: the lock's server definitions by the rules
+    'add' applies before it writes one, the snapshots' strings by the shape of
+    tokens and keys. Each is named by where it is, never by its value.
+
+No snapshot file is not a failure (they are optional: --no-snapshot); a note
+on stderr says so.
+
+Options:
+${LOCK_HELP}
+  --help               show this help
+
+Exit codes: 0 the lock is valid, agrees with its snapshots, and neither holds a
+credential; 1 a problem was found, one line each on stdout: a snapshot entry
+that is stale, missing or not pinned, a snapshot file that is corrupt, a
+field digest of the lock that does not follow from its pinned contract, or a
+credential in either file (found, so 1: the check itself ran); 2 contractpin
+could not check: no lock, a corrupt lock or one of an unsupported format, a
+snapshot file that cannot be read or is of an unsupported format, bad
+arguments.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs("check", args, { ...LOCK_OPTIONS }, 0);
+  const checked = await runCheck(await lockPath(values, io));
+  const { result } = checked;
+  if (!result.snapshot && result.tools > 0) {
+    await io.err(
+      `contractpin: note: no contract snapshots (${sanitizeLine(checked.snapshotPath)}): nothing to compare the lock with; they are optional, and written when pinning without --no-snapshot\n`,
+    );
+  }
+  await io.out(renderCheck(checked));
+  return result.problems.length === 0 ? EXIT.OK : EXIT.DRIFT;
+}

@@ -1,0 +1,92 @@
+import type { CheckProblem } from "../../core/lock-check.js";
+import { visibleText } from "../../core/visible-text.js";
+import type { CheckRun } from "../../engine/check.js";
+import { displayName, sanitizeLine } from "./style.js";
+
+/**
+ * The report of `contractpin check`: one line per problem, each starting with
+ * the file it is in, then a verdict line and what to do. Names are shown with
+ * displayName, other text from the files with visibleText; no value that
+ * looks like a credential is ever shown, only where it is.
+ */
+export function renderCheck(run: CheckRun): string {
+  const { result } = run;
+  const lock = sanitizeLine(run.lockPath);
+  const snapshots = sanitizeLine(run.snapshotPath);
+  const counts = `${plural(result.servers, "server")}, ${plural(result.tools, "pinned tool")}`;
+  if (result.problems.length === 0) {
+    const agrees = result.snapshot ? `; ${snapshots} agrees with it` : "";
+    return `OK: ${lock} (${counts})${agrees}; no credential found\n`;
+  }
+  const lines = result.problems.map(
+    (p) => `${p.kind.startsWith("lock-") ? lock : snapshots}: ${describe(p)}`,
+  );
+  lines.push(`FAIL: ${plural(result.problems.length, "problem")} (${lock}: ${counts})`);
+  const repin = result.problems.filter((p) => !CREDENTIAL.has(p.kind));
+  if (repin.length > 0) {
+    // Pinning rewrites a server's entries, and drops the entries of servers not
+    // pinned: the servers named by a problem, or all of them for one of the file.
+    const pinned = new Set(
+      repin.flatMap((p) =>
+        "server" in p && p.server !== undefined && p.kind !== "snapshot-server-unpinned"
+          ? [displayName(p.server)]
+          : [],
+      ),
+    );
+    const names = [...pinned].map((n) => ` ${n}`).join("");
+    lines.push(
+      `to rewrite the snapshots from the servers: contractpin verify${names}, and if it passes, contractpin update${names}`,
+    );
+  }
+  if (result.problems.some((p) => CREDENTIAL.has(p.kind))) {
+    lines.push(
+      "a credential that was ever committed or pushed must be rotated: git history keeps it",
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+const CREDENTIAL = new Set<CheckProblem["kind"]>(["lock-credential", "snapshot-credential"]);
+
+function describe(p: CheckProblem): string {
+  switch (p.kind) {
+    case "lock-credential":
+      return `server ${displayName(p.server)}: ${visibleText(p.where)}; write it as a \${VAR} reference (as 'contractpin add' would) and set the variable when verifying`;
+    case "lock-field-digest":
+      return `${tool(p.server, p.tool)}: the digest of its ${p.field} does not follow from the pinned contract in the snapshots (was the lock edited by hand?)`;
+    case "snapshot-corrupt":
+      return `the contract snapshots are corrupt: ${sanitizeLine(p.reason)}`;
+    case "snapshot-key":
+      return `${visibleText(p.key)} is not a member of the contract snapshot format`;
+    case "snapshot-server-unpinned":
+      return `entries for server ${displayName(p.server)}, which the lock does not pin`;
+    case "snapshot-server-invalid":
+      return `the entries of server ${displayName(p.server)} are not an object of tools`;
+    case "snapshot-server-missing":
+      return `no entries for server ${displayName(p.server)} (${plural(p.tools, "pinned tool")}; pinned with --no-snapshot?)`;
+    case "snapshot-tool-unpinned":
+      return `an entry for ${tool(p.server, p.tool)}, which the lock does not pin`;
+    case "snapshot-tool-missing":
+      return `no entry for ${tool(p.server, p.tool)}`;
+    case "snapshot-tool-stale":
+      return `the entry for ${tool(p.server, p.tool)} is not the contract the lock pins (its digest differs: stale, or edited)`;
+    case "snapshot-credential": {
+      const at = p.pointer === "" ? "the value" : `the string at ${visibleText(p.pointer)}`;
+      const where =
+        p.server === undefined
+          ? ""
+          : p.tool === undefined
+            ? `server ${displayName(p.server)}: `
+            : `${tool(p.server, p.tool)}: `;
+      return `${where}${at} looks like a credential`;
+    }
+  }
+}
+
+function tool(server: string, name: string): string {
+  return `tool ${displayName(name)} of server ${displayName(server)}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
