@@ -32,6 +32,7 @@ export const REPORT_OPTIONS = {
   json: { type: "boolean" },
   output: { type: "string" },
   sarif: { type: "string" },
+  "json-file": { type: "string" },
 } as const;
 
 export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in the README), sarif
@@ -42,7 +43,8 @@ export const REPORT_HELP = `  --format FORMAT      the report: text (default), j
   --output FILE        write the report to FILE instead of stdout; a short summary
                        still goes to the terminal
   --sarif FILE         also write a SARIF report to FILE, whatever --format is
-                       (one run of the servers gives every report)`;
+                       (one run of the servers gives every report)
+  --json-file FILE     also write the JSON report to FILE, whatever --format is`;
 
 /** What --format, --json, --output and --sarif asked for. */
 export interface ReportRequest {
@@ -52,6 +54,8 @@ export interface ReportRequest {
   output?: string;
   /** A SARIF report's file, in addition to the main report. */
   sarif?: string;
+  /** A JSON report's file, in addition to the main report. */
+  jsonFile?: string;
 }
 
 /**
@@ -66,6 +70,7 @@ export function reportRequest(
     json?: boolean | undefined;
     output?: string | undefined;
     sarif?: string | undefined;
+    "json-file"?: string | undefined;
   },
   command = "verify",
 ): ReportRequest {
@@ -78,7 +83,7 @@ export function reportRequest(
   if (values.json === true && given !== undefined && given !== "json") {
     throw usage(`--json means --format json; it cannot go with --format ${given}`);
   }
-  for (const flag of ["output", "sarif"] as const) {
+  for (const flag of ["output", "sarif", "json-file"] as const) {
     if (values[flag] === "") throw usage(`--${flag} needs a file name`);
   }
   const request: ReportRequest = {
@@ -86,6 +91,7 @@ export function reportRequest(
   };
   if (values.output !== undefined) request.output = values.output;
   if (values.sarif !== undefined) request.sarif = values.sarif;
+  if (values["json-file"] !== undefined) request.jsonFile = values["json-file"];
   return request;
 }
 
@@ -129,6 +135,12 @@ export async function writeReports(
     !(request.format === "sarif" && request.output === request.sarif)
   ) {
     writeReport(request.sarif, located.sarif());
+  }
+  if (
+    request.jsonFile !== undefined &&
+    !(request.format === "json" && request.output === request.jsonFile)
+  ) {
+    writeReport(request.jsonFile, renderMain(report, "json", located, false).data!);
   }
   const summary = env["GITHUB_STEP_SUMMARY"];
   if (summary !== undefined && summary !== "") await appendStepSummary(summary, located, io);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The Action's verify step. Inputs arrive as CONTRACTPIN_* variables (never
+# expanded into this script's text); outputs go to $GITHUB_OUTPUT; the step's
+# exit code is verify's, so the job fails exactly when verify does.
+set -uo pipefail
+
+bool() {
+  case "$2" in
+    true | TRUE | True) return 0 ;;
+    false | FALSE | False | "") return 1 ;;
+    *)
+      echo "::error title=contractpin::the $1 input takes true or false"
+      exit 2
+      ;;
+  esac
+}
+
+report_dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+json="$report_dir/contractpin-$$.json"
+args=(verify --lock "$CONTRACTPIN_LOCK" --timeout "$CONTRACTPIN_TIMEOUT"
+  --concurrency "$CONTRACTPIN_CONCURRENCY" --format github --json-file "$json")
+if bool allow-new "$CONTRACTPIN_ALLOW_NEW"; then args+=(--allow-new); fi
+sarif=""
+if [ -n "$CONTRACTPIN_SARIF" ]; then
+  sarif="$CONTRACTPIN_SARIF"
+  # upload-sarif is usually given a path under a folder of its own.
+  mkdir -p -- "$(dirname -- "$sarif")"
+  args+=(--sarif "$sarif")
+fi
+# Server names: separated by spaces, commas or newlines; each one a --server.
+IFS=$' ,\n\t' read -r -d '' -a names <<<"$CONTRACTPIN_SERVERS" || true
+for name in "${names[@]}"; do
+  if [ -n "$name" ]; then args+=(--server "$name"); fi
+done
+
+if bool summary "$CONTRACTPIN_SUMMARY"; then
+  node "$GITHUB_ACTION_PATH/dist/bin/contractpin.cjs" "${args[@]}"
+else
+  env -u GITHUB_STEP_SUMMARY node "$GITHUB_ACTION_PATH/dist/bin/contractpin.cjs" "${args[@]}"
+fi
+code=$?
+
+# Each output in the multi-line form, with a delimiter no path can hold, so a
+# newline in the sarif input cannot add an output of its own.
+delimiter="contractpin_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+output() { printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$GITHUB_OUTPUT"; }
+output exit-code "$code"
+if [ "$code" -eq 1 ]; then output drift true; else output drift false; fi
+if [ -n "$sarif" ] && [ -f "$sarif" ]; then output sarif "$sarif"; else output sarif ""; fi
+if [ -f "$json" ]; then output json "$json"; else output json ""; fi
+exit "$code"

@@ -1,0 +1,243 @@
+// The GitHub Action (action.yml), run step by step as the runner runs a
+// composite action: inputs from their defaults and the workflow's `with:`,
+// `${{ inputs.X }}` expressions in `env:` and `working-directory:` only, each
+// `run:` through `bash --noprofile --norc -eo pipefail`, GITHUB_ACTION_PATH,
+// GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and RUNNER_TEMP set, and
+// the action's outputs read back from GITHUB_OUTPUT through their `value:`
+// expressions. On a clean and on a drifting fixture.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+import { load } from "js-yaml";
+import { ROOT, runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cleanup.js";
+import { baseTools, Workspace } from "../helpers/workspace.js";
+
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: {
+    using: string;
+    steps: {
+      id?: string;
+      shell: string;
+      run: string;
+      env?: Record<string, string>;
+      "working-directory"?: string;
+    }[];
+  };
+}
+
+const ACTION = load(readFileSync(join(ROOT, "action.yml"), "utf8")) as Action;
+
+interface ActionRun {
+  /** The exit code of the step that ended the run (the last one, or the first that failed). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Reads GITHUB_OUTPUT: `name=value` lines and `name<<DELIMITER` blocks. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const block = /^([^=<]+)<<(.+)$/.exec(line);
+    if (block) {
+      const end = lines.indexOf(block[2]!, i + 1);
+      out[block[1]!] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    } else if (line.includes("=")) {
+      out[line.slice(0, line.indexOf("="))] = line.slice(line.indexOf("=") + 1);
+    }
+  }
+  return out;
+}
+
+/** Runs the action in `workspace` with `with` as its inputs. */
+function runAction(workspace: string, given: Record<string, string> = {}): ActionRun {
+  const temp = tempDir("contractpin-runner-");
+  const outputFile = join(temp, "output");
+  const summaryFile = join(temp, "summary.md");
+  writeFileSync(outputFile, "");
+  writeFileSync(summaryFile, "");
+  const inputs: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(ACTION.inputs)) inputs[name] = spec.default ?? "";
+  Object.assign(inputs, given);
+  const expand = (text: string, stepOutputs: Record<string, Record<string, string>> = {}) =>
+    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
+      const input = /^inputs\.([\w-]+)$/.exec(expr);
+      if (input) return inputs[input[1]!] ?? "";
+      const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
+      if (output) return stepOutputs[output[1]!]?.[output[2]!] ?? "";
+      throw new Error(`unexpected expression ${expr}`);
+    });
+  let stdout = "";
+  let stderr = "";
+  let code: number | null = 0;
+  const stepOutputs: Record<string, Record<string, string>> = {};
+  for (const step of ACTION.runs.steps) {
+    writeFileSync(outputFile, "");
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NO_COLOR: undefined,
+      FORCE_COLOR: undefined,
+      GITHUB_ACTIONS: "true",
+      GITHUB_ACTION_PATH: ROOT,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_WORKSPACE: workspace,
+      RUNNER_TEMP: temp,
+    };
+    for (const [key, value] of Object.entries(step.env ?? {})) env[key] = expand(value);
+    const cwd = resolve(workspace, expand(step["working-directory"] ?? "."));
+    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run], {
+      cwd,
+      env,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    stdout += r.stdout;
+    stderr += r.stderr;
+    code = r.status;
+    if (step.id !== undefined) stepOutputs[step.id] = parseOutputs(readFileSync(outputFile, "utf8"));
+    if (code !== 0) break;
+  }
+  const outputs: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(ACTION.outputs)) {
+    outputs[name] = expand(spec.value, stepOutputs);
+  }
+  return { code, stdout, stderr, outputs, summary: readFileSync(summaryFile, "utf8") };
+}
+
+/** A repository with server docs pinned from a dump (with its snapshots), in `sub` when given. */
+function pinnedRepo(sub = "."): Workspace {
+  const ws = new Workspace();
+  const dir = join(ws.dir, sub);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "docs.json"), JSON.stringify({ tools: baseTools() }));
+  const add = runCli(["add", "docs", "--file", "docs.json"], { cwd: dir });
+  assert.equal(add.code, 0, add.stderr);
+  return ws;
+}
+
+function drift(dir: string): void {
+  const tools = baseTools();
+  tools[0]!["annotations"] = { readOnlyHint: false };
+  writeFileSync(join(dir, "docs.json"), JSON.stringify({ tools }));
+}
+
+describe("the GitHub Action, run as the runner runs it", () => {
+  it("is a composite action whose scripts take inputs only through env", () => {
+    assert.equal(ACTION.runs.using, "composite");
+    for (const step of ACTION.runs.steps) {
+      assert.equal(step.shell, "bash");
+      assert.doesNotMatch(step.run, /\$\{\{/, `a run: holds an expression: ${step.run}`);
+    }
+    assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
+      "allow-new",
+      "concurrency",
+      "lock",
+      "sarif",
+      "servers",
+      "summary",
+      "timeout",
+      "working-directory",
+    ]);
+    assert.deepEqual(Object.keys(ACTION.outputs).sort(), ["drift", "exit-code", "json", "sarif"]);
+  });
+
+  it("a clean lock: exit 0, drift false, the JSON and SARIF reports, an OK summary", () => {
+    const ws = pinnedRepo();
+    const r = runAction(ws.dir, { sarif: "contractpin.sarif" });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.outputs["exit-code"], "0");
+    assert.equal(r.outputs["drift"], "false");
+    assert.equal(r.outputs["sarif"], "contractpin.sarif");
+    const sarif = JSON.parse(readFileSync(ws.path("contractpin.sarif"), "utf8"));
+    assert.equal(sarif.version, "2.1.0");
+    assert.deepEqual(sarif.runs[0].results, []);
+    const json = JSON.parse(readFileSync(r.outputs["json"]!, "utf8"));
+    assert.equal(json.format, "contractpin-verify/1");
+    assert.equal(json.exit_code, 0);
+    assert.match(r.summary, /^## contractpin: OK\n/);
+    assert.doesNotMatch(r.stdout, /^::error/m);
+  });
+
+  it("a drifting server: the step fails with verify's exit code, annotations, drift true, a FAIL summary", () => {
+    const ws = pinnedRepo();
+    drift(ws.dir);
+    const r = runAction(ws.dir, { sarif: "out/contractpin.sarif" });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.outputs["exit-code"], "1");
+    assert.equal(r.outputs["drift"], "true");
+    assert.match(
+      r.stdout,
+      /^::error file=contractpin\.lock,line=\d+,title=contractpin high%3A annotation-readonly-removed::server docs, tool search: /m,
+    );
+    const json = JSON.parse(readFileSync(r.outputs["json"]!, "utf8"));
+    assert.equal(json.exit_code, 1);
+    assert.equal(json.servers[0].status, "drift");
+    const sarif = JSON.parse(readFileSync(ws.path("out/contractpin.sarif"), "utf8"));
+    assert.equal(sarif.runs[0].results[0].ruleId, "annotation-readonly-removed");
+    assert.match(r.summary, /^## contractpin: FAIL\n/);
+    assert.match(r.summary, /annotation-readonly-removed/);
+  });
+
+  it("allow-new, servers and working-directory reach verify; summary false writes no summary", () => {
+    const ws = pinnedRepo("ci");
+    const dir = ws.path("ci");
+    writeFileSync(
+      join(dir, "other.json"),
+      JSON.stringify({ tools: [{ name: "ping", inputSchema: { type: "object" } }] }),
+    );
+    assert.equal(runCli(["add", "other", "--file", "other.json"], { cwd: dir }).code, 0);
+    drift(dir);
+    // Only `other` is verified: docs's drift is not looked at.
+    const other = runAction(ws.dir, {
+      "working-directory": "ci",
+      servers: "other",
+      summary: "false",
+    });
+    assert.equal(other.code, 0, other.stdout + other.stderr);
+    assert.equal(other.summary, "");
+    const both = runAction(ws.dir, { "working-directory": "ci", servers: "other, docs" });
+    assert.equal(both.code, 1, both.stdout + both.stderr);
+    // A new tool fails, unless allow-new.
+    const tools = [...baseTools(), { name: "extra", inputSchema: { type: "object" } }];
+    writeFileSync(join(dir, "docs.json"), JSON.stringify({ tools }));
+    assert.equal(runAction(ws.dir, { "working-directory": "ci", servers: "docs" }).code, 1);
+    const allowed = runAction(ws.dir, {
+      "working-directory": "ci",
+      servers: "docs",
+      "allow-new": "true",
+    });
+    assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+    assert.equal(allowed.outputs["drift"], "false");
+  });
+
+  it("a missing lock is exit 2, drift false; a bad boolean input is exit 2 before verify runs", () => {
+    const ws = new Workspace();
+    const missing = runAction(ws.dir);
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+    assert.equal(missing.outputs["exit-code"], "2");
+    assert.equal(missing.outputs["drift"], "false");
+    assert.match(missing.stdout + missing.stderr, /contractpin\.lock: cannot read the lock/);
+    const bad = runAction(pinnedRepo().dir, { "allow-new": "yes" });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stdout, /^::error title=contractpin::the allow-new input takes true or false$/m);
+  });
+
+  it("a newline in the sarif input cannot add an output", () => {
+    const ws = pinnedRepo();
+    const r = runAction(ws.dir, { sarif: "a.sarif\ndrift=true" });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.outputs["drift"], "false");
+    assert.ok(existsSync(ws.path("a.sarif\ndrift=true")));
+  });
+});
