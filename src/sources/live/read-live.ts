@@ -21,7 +21,7 @@ import { StdioTransport } from "./stdio-transport.js";
 
 // What a stdio server inherits from contractpin's environment, as the MCP
 // library does: enough to run, and none of CI's other secrets.
-const INHERITED_ENV = [
+export const INHERITED_ENV = [
   "HOME",
   "LOGNAME",
   "PATH",
@@ -201,6 +201,18 @@ function stdioFactory(
   log: RawLog,
   track: <T extends Transport>(t: T) => T,
 ) {
+  const spec = stdioSpawnSpec(source, ctx);
+  return () => track(new StdioTransport(spec, log));
+}
+
+/**
+ * What a stdio server is started with: its argv, env and cwd with every
+ * `${VAR}` expanded, and only INHERITED_ENV taken from contractpin's own
+ * environment (the guard starts servers by the same rules as verify).
+ *
+ * @throws ContractpinError ENV_UNSET for a reference to an unset or empty variable.
+ */
+export function stdioSpawnSpec(source: StdioSource, ctx: Pick<ReadContext, "env" | "lockDir">) {
   const where = (what: string) => `${what} of the command`;
   const argv = source.command.map((arg, i) =>
     expandReferences(arg, ctx.env, where(`argument ${i}`)),
@@ -213,13 +225,12 @@ function stdioFactory(
   for (const [name, value] of Object.entries(source.env ?? {}))
     env[name] = expandReferences(value, ctx.env, `env ${name}`);
   const cwd = resolve(ctx.lockDir, source.cwd ?? ".");
-  const spec = {
+  return {
     command: argv[0]!,
     args: argv.slice(1),
     env,
     cwd,
   };
-  return () => track(new StdioTransport(spec, log));
 }
 
 function httpFactory(
