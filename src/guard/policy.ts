@@ -1,4 +1,4 @@
-import { digestToolContracts, type Digest, type ServerDigests } from "../core/digest.js";
+import { digestToolContracts, type Digest } from "../core/digest.js";
 import type { JsonValue } from "../core/json-value.js";
 
 /** Why a tool is kept from the model: its contract moved, or the lock does not pin it. */
@@ -39,14 +39,15 @@ export interface CheckResult {
  * canonicalization, so a tool the guard admits is one verify passes.
  * Pure: no IO.
  *
- * @param lockServer the server's entry in the lock (only its `tools` are read).
+ * @param lockServer the server's entry in the lock (only the `digest` of each
+ *   of its `tools` is read): a `PinnedServer` of a lock, or `digestTools` output.
  * @param tools the tool objects as the strict parser read them.
  * @throws ContractpinError TOOLS_DUPLICATE_NAME when two tools share a name,
  *   or TOOL_NOT_OBJECT / TOOL_NAME_INVALID for a tool that has no contract:
  *   the whole list is refused, as verify refuses it, never partly trusted.
  */
 export function checkTools(
-  lockServer: Pick<ServerDigests, "tools">,
+  lockServer: { readonly tools: Readonly<Record<string, { readonly digest: string }>> },
   tools: readonly JsonValue[],
   options: CheckOptions = {},
 ): CheckResult {
@@ -65,7 +66,7 @@ export function checkTools(
     } else if (pinned.digest === digest) {
       admitted.push(tools[index]!);
     } else {
-      withheld.push({ name, reason: "drifted", pinned: pinned.digest, live: digest });
+      withheld.push({ name, reason: "drifted", pinned: pinned.digest as Digest, live: digest });
     }
   });
   return { admitted, withheld, live };

@@ -59,14 +59,13 @@ export async function runGuard(run: GuardRun): Promise<number> {
   const finished = new Promise<number>((done) => (finish = done));
   const lock = new LockState(run.lockPath, run.server);
   let transport: StdioTransport | undefined;
-  let relay: Relay | undefined;
   const upstream = {
     sendRaw: (bytes: Uint8Array) =>
       transport === undefined
         ? Promise.reject(new Error("the server is not running"))
         : transport.sendRaw(bytes),
   };
-  relay = new Relay(upstream, {
+  const relay = new Relay(upstream, {
     server: run.server,
     lock,
     allowNew: run.allowNew,
@@ -82,16 +81,16 @@ export async function runGuard(run: GuardRun): Promise<number> {
   const failStart = (message: string, code: number) => {
     say(message);
     failedCode = code;
-    relay!.fail(message);
+    relay.fail(message);
   };
 
   // The client's side: one message a line, read before the server is up so
   // that nothing it sends is lost; handled in order.
   readLines(run.input, run.ctx.maxMessageBytes, {
-    line: (line) => relay!.fromClient(line),
+    line: (line) => relay.fromClient(line),
     tooLong: () => say(`dropped a client message larger than ${run.ctx.maxMessageBytes} bytes`),
     end: () => {
-      void relay!.drained().then(async () => {
+      void relay.drained().then(async () => {
         ending = true;
         await transport?.close();
         finish(failedCode ?? OK);
@@ -113,7 +112,7 @@ export async function runGuard(run: GuardRun): Promise<number> {
       const sink: LineSink = {
         maxMessageBytes: run.ctx.maxMessageBytes,
         receivedLine: (line) => {
-          relay!.fromServer(line);
+          relay.fromServer(line);
           return undefined;
         },
         failTooLarge: () => {
@@ -128,7 +127,8 @@ export async function runGuard(run: GuardRun): Promise<number> {
       };
       const t = new StdioTransport(spec, sink);
       t.onclose = () => {
-        if (failedCode !== undefined || ending) return;
+        // Before start() settled: a command that could not be started, said there.
+        if (failedCode !== undefined || ending || transport === undefined) return;
         const status = t.exitStatus;
         const why =
           status === undefined ? "the server's pipes closed" : describeExit(status, t.hasAnswered);
