@@ -351,6 +351,8 @@ export class Relay {
   private async clientList(message: JsonObject, raw: string, rawId: string, first: boolean) {
     if (Object.hasOwn(message, "error")) return this.options.toClient(raw);
     try {
+      // What was decided under another lock no longer holds, on any page.
+      if (this.options.lock.changed()) this.invalidate();
       const server = await this.options.lock.current();
       const page = pageOf(message, "the tools/list result", "a tools/list result");
       const verdict = checkTools(server, page.tools, { allowNew: this.options.allowNew });

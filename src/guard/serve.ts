@@ -3,9 +3,8 @@ import { isContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
 import { guardSecrets } from "../engine/failure.js";
-import { describeExit } from "../sources/live/describe-error.js";
-import { stdioSpawnSpec } from "../sources/live/read-live.js";
-import { StdioTransport, type LineSink } from "../sources/live/stdio-transport.js";
+import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
+import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { LockState } from "./lock-state.js";
 import { Relay, type GuardEvent, type OnDrift } from "./relay.js";
@@ -165,6 +164,13 @@ export async function runGuard(run: GuardRun): Promise<number> {
     run.ctx.signal?.removeEventListener("abort", abort);
     if (log !== undefined) closeSync(log);
   }
+}
+
+/** How a server ended on its own (as verify words it; the guard does not load the MCP client library). */
+function describeExit(status: ExitStatus, answered: boolean): string {
+  const how =
+    status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  return answered ? `it ${how}` : `it ${how} before answering`;
 }
 
 function message(err: unknown): string {
