@@ -279,6 +279,8 @@ export class Relay {
       return;
     }
     this.options.warn(`server ${this.options.server}: ${why}`);
+    // Whatever it was (a list_changed among them), what was known may be stale.
+    this.invalidate();
     for (const m of Array.isArray(loose) ? loose : [loose]) {
       const id = (m as { id?: unknown } | null)?.id;
       if (typeof id !== "string" && typeof id !== "number") continue;

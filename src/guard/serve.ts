@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { isContractpinError } from "../core/errors.js";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
 import { guardSecrets } from "../engine/failure.js";
@@ -42,7 +42,7 @@ const CANNOT_RUN = 2;
 export async function runGuard(run: GuardRun): Promise<number> {
   let redact: Redact = (text) => text;
   const say = (message: string) => run.err(`contractpin: guard: ${sanitize(redact(message))}\n`);
-  const log = run.logFile === undefined ? undefined : openSync(run.logFile, "a");
+  const log = run.logFile === undefined ? undefined : openLog(run.logFile);
   const onEvent = (event: GuardEvent) => {
     say(eventLine(event));
     if (log !== undefined) {
@@ -80,7 +80,9 @@ export async function runGuard(run: GuardRun): Promise<number> {
   const failStart = (message: string, code: number) => {
     say(message);
     failedCode = code;
-    relay.fail(message);
+    // What the client is told passes the same redaction as stderr: an
+    // expanded ${VAR} (in a command that could not be started) stays hidden.
+    relay.fail(sanitize(redact(message)));
   };
 
   // The client's side: one message a line, read before the server is up so
@@ -171,6 +173,17 @@ function describeExit(status: ExitStatus, answered: boolean): string {
   const how =
     status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
   return answered ? `it ${how}` : `it ${how} before answering`;
+}
+
+function openLog(path: string): number {
+  try {
+    return openSync(path, "a");
+  } catch (err) {
+    throw new ContractpinError(
+      "USAGE",
+      `--log ${path}: cannot open the file: ${(err as NodeJS.ErrnoException).code ?? message(err)}`,
+    );
+  }
 }
 
 function message(err: unknown): string {

@@ -114,10 +114,10 @@ export class RawClient {
   private waiters: (() => void)[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[]) {
+  constructor(args: string[], env: Record<string, string> = {}) {
     this.child = spawn(process.execPath, [CLI, "guard", ...args], {
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
+      env: { ...process.env, NO_COLOR: "1", ...env },
     });
     killAtEnd(this.child);
     createInterface({ input: this.child.stdout! }).on("line", (line) => {

@@ -259,6 +259,26 @@ describe("contractpin guard relays a stdio server", () => {
     assert.equal((await client.close()).code, 0);
   });
 
+  it("applies a lock edited while it runs to the next call of a tool admitted before", async () => {
+    const { dir, lock } = fakeSetup();
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    const ok = await client.request(1, "tools/call", { name: "alpha", arguments: {} });
+    assert.deepEqual(ok.result, { content: [{ type: "text", text: "called alpha" }] });
+    // The same server, pinned without alpha.
+    const pinned = JSON.parse(readFileSync(lock, "utf8"));
+    const digests = digestsOf(dir, [RAW.beta, RAW.mutate]);
+    writeFileSync(
+      lock,
+      JSON.stringify({ ...pinned, servers: { fake: { ...pinned.servers.fake, ...digests } } }),
+    );
+    const refused = await client.request(2, "tools/call", { name: "alpha", arguments: {} });
+    assert.equal(refused.error.message, "Unknown tool: alpha");
+    assert.equal(refused.error.data.reason, "unpinned");
+    assert.equal(callsOf(dir, "alpha").length, 1);
+    assert.equal((await client.close()).code, 0);
+  });
+
   it("answers with errors and exits 2 when the lock cannot be read at start", async () => {
     const { dir } = fakeSetup();
     const client = new RawClient(["fake", "--lock", join(dir, "missing.lock")]);
