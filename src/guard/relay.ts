@@ -43,6 +43,8 @@ export interface RelayOptions {
   onEvent: (event: GuardEvent) => void;
   /** Reports a problem in one line (stderr). */
   warn: (message: string) => void;
+  /** Hides expanded `${VAR}` values in what the client is told (guardSecrets). */
+  redact?: (text: string) => string;
 }
 
 /** What the guard knows about one tool the server listed. */
@@ -191,7 +193,7 @@ export class Relay {
       this.clientLists.set(key, cursor === undefined || cursor === null);
     } else if (method === "initialize") this.initializeId = key;
     this.pendingClient.set(key, rawId);
-    return this.toServer(raw);
+    return this.toServer(raw, key);
   }
 
   private async call(message: JsonObject, raw: Uint8Array | string, rawId: string, key: string) {
@@ -222,7 +224,7 @@ export class Relay {
     }
     if (known?.admitted === true) {
       this.pendingClient.set(key, rawId);
-      return this.toServer(raw);
+      return this.toServer(raw, key);
     }
     const withheld: Omit<GuardEvent, "event" | "server"> =
       known === undefined ? { tool: name, reason: "unlisted" } : { ...known.withheld, tool: name };
@@ -235,19 +237,29 @@ export class Relay {
     return this.replyError(rawId, INVALID_PARAMS, `Unknown tool: ${name}`, data);
   }
 
-  private toServer(raw: Uint8Array | string): void {
+  private toServer(raw: Uint8Array | string, key?: string): void {
     const bytes = typeof raw === "string" ? Buffer.from(raw, "utf8") : raw;
     this.upstream.sendRaw(bytes).catch((err: unknown) => {
-      if (this.failure === undefined)
-        this.options.warn(`could not write to the server: ${reason(err)}`);
+      if (this.failure !== undefined) return;
+      const why = `could not reach the server: ${reason(err)}`;
+      this.options.warn(`server ${this.options.server}: ${why}`);
+      // A request the server never received is answered here, never left hanging.
+      const rawId = key === undefined ? undefined : this.pendingClient.get(key);
+      if (key === undefined || rawId === undefined) return;
+      this.pendingClient.delete(key);
+      this.clientLists.delete(key);
+      this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${why}`);
     });
   }
 
   // ---------------------------------------------------------------- server
 
   /** One line from the server (without its newline). */
-  fromServer(line: Uint8Array): void {
-    const text = Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8");
+  fromServer(line: Uint8Array | string): void {
+    const text =
+      typeof line === "string"
+        ? line
+        : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8");
     if (text.trim() === "") return;
     let message: JsonValue;
     try {
@@ -477,7 +489,8 @@ export class Relay {
   // ---------------------------------------------------------------- replies
 
   private replyError(rawId: string, code: number, message: string, data?: JsonValue): void {
-    const error = JSON.stringify({ code, message, ...(data === undefined ? {} : { data }) });
+    const shown = this.options.redact?.(message) ?? message;
+    const error = JSON.stringify({ code, message: shown, ...(data === undefined ? {} : { data }) });
     this.options.toClient(`{"jsonrpc":"2.0","id":${rawId},"error":${error}}`);
   }
 }

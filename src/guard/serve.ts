@@ -1,13 +1,15 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
+import { expandReferences, type HttpSource } from "../core/server-source.js";
 import { visibleText } from "../core/visible-text.js";
 import { guardSecrets } from "../engine/failure.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { LockState } from "./lock-state.js";
-import { Relay, type GuardEvent, type OnDrift } from "./relay.js";
+import { Relay, type GuardEvent, type OnDrift, type Upstream } from "./relay.js";
+import { HttpUpstream } from "./upstream-http.js";
 
 /** How `contractpin guard` runs. */
 export interface GuardRun {
@@ -57,7 +59,7 @@ export async function runGuard(run: GuardRun): Promise<number> {
   let finish!: (code: number) => void;
   const finished = new Promise<number>((done) => (finish = done));
   const lock = new LockState(run.lockPath, run.server);
-  let transport: StdioTransport | undefined;
+  let transport: (Upstream & { close(): Promise<void> }) | undefined;
   const upstream = {
     sendRaw: (bytes: Uint8Array) =>
       transport === undefined
@@ -74,6 +76,7 @@ export async function runGuard(run: GuardRun): Promise<number> {
       run.output(`${typeof text === "string" ? text : Buffer.from(text).toString("utf8")}\n`),
     onEvent,
     warn: say,
+    redact: (text) => redact(text),
   });
   let failedCode: number | undefined;
   let ending = false;
@@ -101,10 +104,30 @@ export async function runGuard(run: GuardRun): Promise<number> {
 
   try {
     const pinned = await lock.current();
-    if (pinned.transport !== "stdio") {
+    if (pinned.transport === "file") {
       failStart(
-        `server ${run.server} is pinned with transport ${pinned.transport}; this version of the guard starts stdio servers only`,
+        `server ${run.server} is pinned from a file (transport file): there is no server to guard`,
         CANNOT_RUN,
+      );
+    } else if (pinned.transport === "http") {
+      redact = guardSecrets(run.server, pinned, run.ctx).redact;
+      const { url, headers } = httpTarget(pinned, run.ctx.env);
+      const max = run.ctx.maxMessageBytes;
+      transport = new HttpUpstream(
+        url,
+        headers,
+        {
+          message: (bytes) => relay.fromServer(bytes),
+          tooLarge: () => {
+            failStart(
+              `server ${run.server}: the server sent a message larger than ${max} bytes`,
+              SERVER_FAILED,
+            );
+            void transport?.close().then(() => finish(SERVER_FAILED));
+          },
+          warn: (text) => say(`server ${run.server}: ${text}`),
+        },
+        max,
       );
     } else {
       const secrets = guardSecrets(run.server, pinned, run.ctx);
@@ -151,7 +174,12 @@ export async function runGuard(run: GuardRun): Promise<number> {
     }
   } catch (err) {
     // The lock, or a ${VAR} of the server: contractpin's side could not run it.
-    failStart(message(err), isContractpinError(err, "ENV_UNSET") ? SERVER_FAILED : CANNOT_RUN);
+    failStart(
+      message(err),
+      isContractpinError(err, "ENV_UNSET") || isContractpinError(err, "SOURCE_INVALID")
+        ? SERVER_FAILED
+        : CANNOT_RUN,
+    );
   }
 
   const abort = () => {
@@ -165,6 +193,33 @@ export async function runGuard(run: GuardRun): Promise<number> {
   } finally {
     run.ctx.signal?.removeEventListener("abort", abort);
     if (log !== undefined) closeSync(log);
+  }
+}
+
+/** The URL and headers of an HTTP server, every ${VAR} expanded (as verify reads it). */
+function httpTarget(
+  source: HttpSource,
+  env: Readonly<Record<string, string | undefined>>,
+): { url: URL; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source.headers ?? {})) {
+    const expanded = expandReferences(value, env, `header ${name}`);
+    if (/[\r\n\0]/.test(expanded)) {
+      throw new ContractpinError(
+        "SOURCE_INVALID",
+        `header ${name} has a line break or NUL in its value once its references are expanded`,
+      );
+    }
+    headers[name] = expanded;
+  }
+  const text = expandReferences(source.url, env, "the URL");
+  try {
+    return { url: new URL(text), headers };
+  } catch {
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the URL is not a valid URL once its references are expanded",
+    );
   }
 }
 

@@ -8,9 +8,9 @@ export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [
                          [--log FILE] [--timeout SECONDS] [--max-message-mib N]
 
 An MCP server over stdio that a client launches in place of the server NAME.
-It starts NAME exactly as the lock defines it (stdio servers; same environment
-rules and process-group cleanup as verify) and relays every message both
-ways, ids and bytes unchanged, except:
+It starts NAME exactly as the lock defines it (same environment rules and
+process-group cleanup as verify), or connects to it over Streamable HTTP, and
+relays every message both ways, ids and bytes unchanged, except:
   - tools/list results: each tool is checked against the lock by name and
     digest; drifted and unpinned tools are withheld (cut out of the served
     bytes, nextCursor and the rest kept)
@@ -37,7 +37,7 @@ ${LOCK_HELP}
 
 Exit codes:
   0  the client closed the session
-  1  the server ended, or could not be started
+  1  a stdio server ended, or could not be started
   2  contractpin could not run: bad arguments, a missing or corrupt lock, a
      server the lock does not pin, interrupted
 `;
