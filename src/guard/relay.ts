@@ -174,6 +174,18 @@ export class Relay {
     const isRequest =
       typeof method === "string" && (typeof id === "string" || typeof id === "number");
     if (method === "notifications/initialized") this.initialized = true;
+    if (!isRequest && method === "tools/call") {
+      // A call without a usable id (a notification, an id of null or an
+      // object) could not be answered: it goes nowhere, never unchecked.
+      this.options.warn("dropped a tools/call without a string or number id");
+      if (id !== undefined)
+        this.replyError(
+          "null",
+          INVALID_REQUEST,
+          "contractpin guard: tools/call needs a string or number id",
+        );
+      return;
+    }
     if (!isRequest) return this.toServer(raw);
     const rawId = idText(raw, id);
     const key = idKey(id);

@@ -222,6 +222,25 @@ describe("contractpin guard relays a stdio server", () => {
     assert.equal((await client.close()).code, 0);
   });
 
+  it("never forwards a tools/call without a usable id", async () => {
+    const { dir, lock } = fakeSetup();
+    const client = new RawClient(["fake", "--lock", lock, "--allow-new"]);
+    await client.initialize();
+    client.send({ jsonrpc: "2.0", method: "tools/call", params: { name: "alpha", arguments: {} } });
+    client.send({
+      jsonrpc: "2.0",
+      id: null,
+      method: "tools/call",
+      params: { name: "alpha", arguments: {} },
+    });
+    const reply = JSON.parse(await client.responseLine(null as never));
+    assert.equal(reply.error.code, -32600);
+    await client.request(1, "ping");
+    assert.deepEqual(callsOf(dir, "alpha"), []);
+    assert.equal((await client.close()).code, 0);
+    assert.match(client.stderr, /dropped a tools\/call without a string or number id/);
+  });
+
   it("answers pending requests when the server crashes, exits 1, and leaves no process behind", async () => {
     const { dir, lock } = fakeSetup();
     const client = new RawClient(["fake", "--lock", lock]);
