@@ -222,6 +222,29 @@ describe("contractpin guard relays a stdio server", () => {
     assert.equal((await client.close()).code, 0);
   });
 
+  it("relays a request of the server to the client and the client's answer back, ids unchanged", async () => {
+    const { dir, lock } = fakeSetup();
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    await client.request(1, "tools/call", { name: "mutate", arguments: { what: "ask" } });
+    const asked = await client.until(
+      () => client.lines.find((l) => l.includes('"roots/list"')),
+      "the server's request",
+    );
+    assert.equal(asked, '{"jsonrpc":"2.0","id":"srv-1","method":"roots/list","params":{}}');
+    client.send('{"jsonrpc":"2.0","id":"srv-1","result":{"roots":[{"uri":"file:///w"}]}}');
+    const answer = await client.until(
+      () => received(dir).find((m) => m.id === "srv-1"),
+      "the answer at the server",
+    );
+    assert.deepEqual(answer, {
+      jsonrpc: "2.0",
+      id: "srv-1",
+      result: { roots: [{ uri: "file:///w" }] },
+    });
+    assert.equal((await client.close()).code, 0);
+  });
+
   it("never forwards a tools/call without a usable id", async () => {
     const { dir, lock } = fakeSetup();
     const client = new RawClient(["fake", "--lock", lock, "--allow-new"]);
