@@ -245,6 +245,22 @@ describe("contractpin guard relays a stdio server", () => {
     assert.equal((await client.close()).code, 0);
   });
 
+  it("checks each member of a client's batch on its own", async () => {
+    const { dir, lock } = fakeSetup([RAW.alpha, RAW.mutate]);
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    client.send(
+      '[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"beta","arguments":{}}},' +
+        '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"alpha","arguments":{}}}]',
+    );
+    const refused = JSON.parse(await client.responseLine(5));
+    assert.equal(refused.error.message, "Unknown tool: beta");
+    assert.match(await client.responseLine(6), /called alpha/);
+    assert.deepEqual(callsOf(dir, "beta"), []);
+    assert.equal(callsOf(dir, "alpha").length, 1);
+    assert.equal((await client.close()).code, 0);
+  });
+
   it("never forwards a tools/call without a usable id", async () => {
     const { dir, lock } = fakeSetup();
     const client = new RawClient(["fake", "--lock", lock, "--allow-new"]);
