@@ -17,6 +17,13 @@ export {
   type ServerDigests,
 } from "./core/digest.js";
 export { toolsFromDump, pageOf, type ToolsPage } from "./core/tools-list.js";
+export {
+  checkTools,
+  type CheckOptions,
+  type CheckResult,
+  type WithheldTool,
+  type WithheldReason,
+} from "./guard/policy.js";
 export { prettyJson } from "./core/pretty-json.js";
 export { ContractpinError, isContractpinError, type ErrorCode } from "./core/errors.js";
 export type { JsonValue, JsonObject } from "./core/json-value.js";

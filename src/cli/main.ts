@@ -39,6 +39,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "compare two locks or dumps offline and show what changed",
     load: () => import("./commands/diff.js"),
   },
+  guard: {
+    summary: "serve one pinned server to an MCP client, withholding tools that drifted",
+    load: () => import("./commands/guard.js"),
+  },
   dump: {
     summary: "print a server's tools/list pages exactly as served (a dump file)",
     load: () => import("./commands/dump.js"),

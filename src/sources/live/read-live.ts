@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import {
   SSEClientTransport,
   SdkHttpError,
@@ -17,21 +16,8 @@ import { withheldEnvHint } from "./env-hint.js";
 import { tapFetch } from "./http-tap.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
+import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
-
-// What a stdio server inherits from contractpin's environment, as the MCP
-// library does: enough to run, and none of CI's other secrets.
-const INHERITED_ENV = [
-  "HOME",
-  "LOGNAME",
-  "PATH",
-  "SHELL",
-  "TERM",
-  "USER",
-  "TMPDIR",
-  "LANG",
-  "SYSTEMROOT",
-];
 
 // On stdio, a server that leaves server/discover unanswered this long speaks
 // an older protocol: the client falls back to initialize on the same pipe. A
@@ -201,24 +187,7 @@ function stdioFactory(
   log: RawLog,
   track: <T extends Transport>(t: T) => T,
 ) {
-  const where = (what: string) => `${what} of the command`;
-  const argv = source.command.map((arg, i) =>
-    expandReferences(arg, ctx.env, where(`argument ${i}`)),
-  );
-  const env: Record<string, string> = {};
-  for (const name of INHERITED_ENV) {
-    const value = ctx.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  for (const [name, value] of Object.entries(source.env ?? {}))
-    env[name] = expandReferences(value, ctx.env, `env ${name}`);
-  const cwd = resolve(ctx.lockDir, source.cwd ?? ".");
-  const spec = {
-    command: argv[0]!,
-    args: argv.slice(1),
-    env,
-    cwd,
-  };
+  const spec = stdioSpawnSpec(source, ctx);
   return () => track(new StdioTransport(spec, log));
 }
 

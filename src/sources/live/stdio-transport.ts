@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
+
+/** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
+export type LineSink = Pick<RawLog, "maxMessageBytes" | "receivedLine" | "failTooLarge" | "sent">;
 import { StderrTail } from "./stderr-tail.js";
 
 /** What to spawn: argv, environment and working directory, already expanded; and the longest stdout line accepted. */
@@ -56,7 +59,7 @@ export class StdioTransport implements Transport {
 
   constructor(
     private readonly spec: SpawnSpec,
-    private readonly log: RawLog,
+    private readonly log: LineSink,
   ) {}
 
   // The client classifies a transport with `stderr` and `pid` as stdio, where a
@@ -176,6 +179,22 @@ export class StdioTransport implements Transport {
       const stdin = this.child?.stdin;
       if (!stdin || this.closed) return reject(new Error("the server is not running"));
       stdin.write(JSON.stringify(message) + "\n", (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  /**
+   * Writes one message to the server exactly as given (the guard relays a
+   * client's bytes unchanged); a newline is added after it.
+   */
+  sendRaw(bytes: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed) return reject(new Error("the server is not running"));
+      // One write, so one system call: the guard's hot path.
+      const line = Buffer.allocUnsafe(bytes.byteLength + 1);
+      line.set(bytes);
+      line[bytes.byteLength] = 0x0a;
+      stdin.write(line, (err) => (err ? reject(err) : resolve()));
     });
   }
 

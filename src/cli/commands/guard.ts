@@ -1,0 +1,87 @@
+import { ContractpinError } from "../../core/errors.js";
+import { runGuard } from "../../guard/serve.js";
+import { parseCommandArgs } from "../args.js";
+import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
+import type { Io } from "../io.js";
+
+export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [--on-drift=withhold|block]
+                         [--log FILE] [--timeout SECONDS] [--max-message-mib N]
+
+An MCP server over stdio that a client launches in place of the server NAME.
+It starts NAME exactly as the lock defines it (same environment rules and
+process-group cleanup as verify), or connects to it over Streamable HTTP, and
+relays every message both ways, ids and bytes unchanged, except:
+  - tools/list results: each tool is checked against the lock by name and
+    digest; drifted and unpinned tools are withheld (cut out of the served
+    bytes, nextCursor and the rest kept)
+  - tools/call for a tool not admitted: answered by the guard with error
+    -32602 "Unknown tool: NAME" (reason and digests in data); never forwarded.
+    A call for a tool not yet seen listed makes the guard list every page first
+  - notifications/tools/list_changed: the guard lists and checks every page
+    again, then forwards it (and advertises tools.listChanged to the client)
+A lock that cannot be read, a server not in it, or a server that cannot be
+started gives the client errors, never unchecked tools. The lock is read again
+whenever it changes; a lock deleted while the guard runs fails closed.
+Every withheld tool and refused call is one line on stderr.
+
+Options:
+  --allow-new          admit tools the lock does not pin
+  --on-drift MODE      withhold (default): drop the tools that do not match;
+                       block: answer the whole tools/list with an error
+  --log FILE           also append one JSON line per withheld tool or refused call
+${LOCK_HELP}
+  --timeout SECONDS    how long the guard waits for each page of its own
+                       tools/list requests (default 30)
+  --max-message-mib N  refuse a message larger than N MiB (default 64)
+  --help               show this help
+
+Exit codes:
+  0  the client closed the session
+  1  a stdio server ended, or could not be started
+  2  contractpin could not run: bad arguments, a missing or corrupt lock, a
+     server the lock does not pin, interrupted
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "guard",
+    args,
+    {
+      ...LOCK_OPTIONS,
+      timeout: { type: "string", default: "30" },
+      "max-message-mib": { type: "string" },
+      "allow-new": { type: "boolean" },
+      "on-drift": { type: "string", default: "withhold" },
+      log: { type: "string" },
+    },
+    1,
+  );
+  const name = positionals[0];
+  if (name === undefined) {
+    throw new ContractpinError(
+      "USAGE",
+      "guard needs the name of a server in the lock (see 'contractpin guard --help')",
+    );
+  }
+  const onDrift = values["on-drift"];
+  if (onDrift !== "withhold" && onDrift !== "block") {
+    throw new ContractpinError(
+      "USAGE",
+      `--on-drift takes withhold or block, not '${onDrift}' (see 'contractpin guard --help')`,
+    );
+  }
+  const lockFile = await lockPath(values, io);
+  const { ctx } = readContext(lockFile, values, io);
+  process.stdout.on("error", () => undefined); // a client that went away is the end of the session
+  return runGuard({
+    server: name,
+    lockPath: lockFile,
+    allowNew: values["allow-new"] === true,
+    onDrift,
+    ...(values.log === undefined ? {} : { logFile: values.log }),
+    ctx,
+    input: process.stdin,
+    output: (text) => void process.stdout.write(text),
+    err: (line) => void io.err(line),
+  });
+}

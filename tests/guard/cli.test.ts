@@ -1,0 +1,61 @@
+// contractpin guard's command line: arguments, and secrets kept out of what
+// the client and stderr are told.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { oneLine, runCli } from "../helpers/cli.js";
+import { assert, fakeSetup, RawClient } from "./guard-harness.js";
+
+describe("contractpin guard arguments", () => {
+  it("needs a server name", () => {
+    const r = runCli(["guard"]);
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      "contractpin: guard needs the name of a server in the lock (see 'contractpin guard --help')\n",
+    );
+  });
+
+  it("takes withhold or block for --on-drift", () => {
+    const r = runCli(["guard", "x", "--on-drift=warn"]);
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      "contractpin: --on-drift takes withhold or block, not 'warn' (see 'contractpin guard --help')\n",
+    );
+  });
+
+  it("says in one line when the --log file cannot be opened", () => {
+    const { dir, lock } = fakeSetup();
+    const r = runCli(["guard", "fake", "--lock", lock, "--log", join(dir, "no/such/dir.log")]);
+    assert.equal(r.code, 2);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: --log .*no\/such\/dir\.log: cannot open the file: ENOENT\n$/,
+    );
+  });
+
+  it("is listed in the help", () => {
+    assert.match(runCli(["--help"]).stdout, /\n {2}guard {9}serve one pinned server/);
+  });
+});
+
+describe("contractpin guard keeps expanded variables secret", () => {
+  it("shows a command that cannot be started with its ${VAR}, to the client and on stderr", async () => {
+    const { dir, lock } = fakeSetup();
+    const text = readFileSync(lock, "utf8").replace(
+      JSON.stringify(process.execPath),
+      '"${GUARD_SECRET_CMD}"',
+    );
+    writeFileSync(lock, text);
+    const secret = join(dir, "s3cr3t-value-never-shown");
+    const client = new RawClient(["fake", "--lock", lock], { GUARD_SECRET_CMD: secret });
+    const reply = await client.request(0, "initialize", {});
+    assert.match(reply.error.message, /could not start "\$\{GUARD_SECRET_CMD\}"/);
+    assert.equal((await client.close()).code, 1);
+    assert.ok(!JSON.stringify(reply).includes("s3cr3t"));
+    assert.ok(!client.stderr.includes("s3cr3t"), client.stderr);
+    assert.match(client.stderr, /could not start "\$\{GUARD_SECRET_CMD\}"/);
+  });
+});

@@ -1,0 +1,151 @@
+// contractpin guard in front of a server pinned over Streamable HTTP
+// (server-everything in streamableHttp mode), with the official client over
+// stdio: the same results as a direct HTTP connection, a tool the lock does
+// not pin withheld and refused, and an unreachable server failing closed.
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { atEnd, tempDir } from "../helpers/cleanup.js";
+import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
+import { startEverythingHttp, type Running } from "../helpers/servers.js";
+import { assert, RawClient } from "./guard-harness.js";
+
+async function viaGuard(
+  lock: string,
+  name: string,
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "guard", name, "--lock", lock],
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: "guard-test", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(transport);
+  const pid = transport.pid;
+  atEnd(() => {
+    try {
+      if (pid !== null) process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  });
+  return { client, stderr: () => stderr };
+}
+
+describe("a server pinned over HTTP, through the guard", () => {
+  const dir = tempDir("contractpin-guard-http-");
+  const lock = join(dir, "contractpin.lock");
+  let server: Running;
+  let direct: Client;
+  let guarded: { client: Client; stderr: () => string };
+
+  before(async () => {
+    server = await startEverythingHttp();
+    const added = runCli(["add", "evh", "--lock", lock, "--no-snapshot", "--url", server.url]);
+    assert.equal(added.code, 0, added.stderr);
+    direct = new Client({ name: "guard-test", version: "1.0.0" }, { capabilities: {} });
+    await direct.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    guarded = await viaGuard(lock, "evh");
+  });
+  after(async () => {
+    await direct?.close();
+    await guarded?.client.close();
+    await server?.stop();
+  });
+
+  it("gives the same results as a direct connection", async () => {
+    const { client } = guarded;
+    assert.deepEqual(client.getServerCapabilities(), direct.getServerCapabilities());
+    assert.deepEqual(await client.listTools(), await direct.listTools());
+    const args = { name: "get-sum", arguments: { a: 1, b: 2 } };
+    assert.deepEqual(await client.callTool(args), await direct.callTool(args));
+    const uri = (await direct.listResources()).resources[0]!.uri;
+    assert.deepEqual(await client.readResource({ uri }), await direct.readResource({ uri }));
+    assert.deepEqual(await client.ping(), await direct.ping());
+    assert.equal(guarded.stderr(), "");
+  });
+
+  it("withholds and refuses a tool the lock does not pin", async () => {
+    // The lock of the same server without echo, its digests from the Python implementation.
+    const dump = join(dir, "dump.json");
+    const dumped = runCli(["dump", "--url", server.url, "--output", dump]);
+    assert.equal(dumped.code, 0, dumped.stderr);
+    const pages = JSON.parse(readFileSync(dump, "utf8")) as {
+      result: { tools: { name: string }[] };
+    }[];
+    for (const page of pages)
+      page.result.tools = page.result.tools.filter((t) => t.name !== "echo");
+    writeFileSync(dump, JSON.stringify(pages));
+    const pinned = JSON.parse(readFileSync(lock, "utf8"));
+    const without = join(dir, "without-echo.lock");
+    writeFileSync(
+      without,
+      JSON.stringify({
+        ...pinned,
+        servers: { evh: { ...pinned.servers.evh, ...(pythonDigest(dump) as object) } },
+      }),
+    );
+    const { client, stderr } = await viaGuard(without, "evh");
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes("echo"));
+      assert.ok(names.includes("get-sum"));
+      await assert.rejects(
+        client.callTool({ name: "echo", arguments: { message: "x" } }),
+        (err: unknown) =>
+          err instanceof ProtocolError &&
+          err.code === -32602 &&
+          /Unknown tool: echo/.test(err.message),
+      );
+      for (let i = 0; i < 50 && !stderr().includes("refused"); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.match(
+        stderr(),
+        /contractpin: guard: server evh: refused tools\/call "echo": unpinned/,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("an HTTP server that cannot be reached", () => {
+  it("gets the client an error and a line on stderr, never tools", async () => {
+    const dir = tempDir("contractpin-guard-http-");
+    const lock = join(dir, "contractpin.lock");
+    const dump = join(dir, "tools.json");
+    writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        contractpin: "1",
+        algorithm: "sha256",
+        canonicalization: "contractpin-canonical-json/1",
+        generated_at: "2026-12-01T00:00:00Z",
+        servers: {
+          gone: {
+            transport: "http",
+            url: "http://127.0.0.1:9/mcp",
+            ...(pythonDigest(dump) as object),
+          },
+        },
+      }),
+    );
+    const client = new RawClient(["gone", "--lock", lock]);
+    const init = await client.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "x", version: "1" },
+    });
+    assert.equal(init.error.code, -32603);
+    assert.match(init.error.message, /^contractpin guard: could not reach the server: /);
+    const call = await client.request(1, "tools/call", { name: "a", arguments: {} });
+    assert.equal(call.error.code, -32603);
+    assert.equal((await client.close()).code, 0);
+    assert.match(client.stderr, /^contractpin: guard: server gone: could not reach the server: /m);
+  });
+});
