@@ -105,7 +105,8 @@ function runAction(workspace: string, given: Record<string, string> = {}): Actio
     stdout += r.stdout;
     stderr += r.stderr;
     code = r.status;
-    if (step.id !== undefined) stepOutputs[step.id] = parseOutputs(readFileSync(outputFile, "utf8"));
+    if (step.id !== undefined)
+      stepOutputs[step.id] = parseOutputs(readFileSync(outputFile, "utf8"));
     if (code !== 0) break;
   }
   const outputs: Record<string, string> = {};
@@ -230,7 +231,10 @@ describe("the GitHub Action, run as the runner runs it", () => {
     assert.match(missing.stdout + missing.stderr, /contractpin\.lock: cannot read the lock/);
     const bad = runAction(pinnedRepo().dir, { "allow-new": "yes" });
     assert.equal(bad.code, 2);
-    assert.match(bad.stdout, /^::error title=contractpin::the allow-new input takes true or false$/m);
+    assert.match(
+      bad.stdout,
+      /^::error title=contractpin::the allow-new input takes true or false$/m,
+    );
   });
 
   it("a newline in the sarif input cannot add an output", () => {
