@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import type { Upstream } from "./relay.js";
+import { readAtMost } from "../io/read-body.js";
 
 /** What the HTTP upstream hands on: each message's raw text, and the failures of the connection. */
 export interface HttpSink {
@@ -198,24 +199,5 @@ export class HttpUpstream implements Upstream {
     await fetch(this.url, { method: "DELETE", headers: h, signal: AbortSignal.timeout(1000) })
       .then((r) => r.body?.cancel())
       .catch(() => undefined);
-  }
-}
-
-async function readAtMost(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks, total);
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
   }
 }

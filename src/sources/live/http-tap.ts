@@ -1,6 +1,7 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { createParser } from "eventsource-parser";
 import type { RawLog } from "./raw-log.js";
+import { readAtMost } from "../../io/read-body.js";
 
 // Statuses whose responses have no body: a Response cannot be built with one.
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -63,26 +64,6 @@ function noteRequest(log: RawLog, body: string): void {
     log.sent(JSON.parse(body)); // our own client's request, not server data
   } catch {
     // not JSON: nothing to note
-  }
-}
-
-/** The whole body, or undefined (and the rest left unread) once it is over `limit` bytes. */
-async function readAtMost(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks, total);
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
   }
 }
 
