@@ -44,7 +44,12 @@ export type LockErrorCode =
 
 /** Codes raised for a server definition: a secret that would be written, a reference that cannot be expanded. */
 export type SourceErrorCode =
-  "SECRET_IN_DEFINITION" | "ENV_UNSET" | "ENV_NOT_ALLOWED" | "SOURCE_INVALID" | "SERVER_UNREADABLE";
+  | "SECRET_IN_DEFINITION"
+  | "ENV_UNSET"
+  | "ENV_NOT_ALLOWED"
+  | "SOURCE_INVALID"
+  | "SERVER_UNREADABLE"
+  | "HTTP_REDIRECT_REFUSED";
 
 /** Codes raised when importing MCP client config files (each is exit 2). */
 export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";

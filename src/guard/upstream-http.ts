@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import type { Upstream } from "./relay.js";
 import { readAtMost } from "../io/read-body.js";
+import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 
 /** What the HTTP upstream hands on: each message's raw text, and the failures of the connection. */
 export interface HttpSink {
@@ -15,6 +16,8 @@ export interface HttpSink {
 // The GET stream (the server's own messages, list_changed among them) is
 // opened again this many times when it ends, then given up with a warning.
 const MAX_STREAM_RETRIES = 5;
+// The lock's headers (expanded secrets) go to the pinned origin only, redirects included.
+const fetchSameOrigin = sameOriginFetch();
 
 /**
  * A Streamable HTTP connection to a server, relaying raw bytes: each client
@@ -51,7 +54,7 @@ export class HttpUpstream implements Upstream {
     } catch {
       // a batch or anything else: nothing to learn from it
     }
-    const res = await fetch(this.url, {
+    const res = await fetchSameOrigin(this.url, {
       method: "POST",
       headers: this.requestHeaders({
         "content-type": "application/json",
@@ -157,7 +160,7 @@ export class HttpUpstream implements Upstream {
       let lastId: string | undefined;
       for (let attempt = 0; attempt <= MAX_STREAM_RETRIES && !this.stop.signal.aborted; attempt++) {
         try {
-          const res = await fetch(this.url, {
+          const res = await fetchSameOrigin(this.url, {
             method: "GET",
             headers: this.requestHeaders({
               accept: "text/event-stream",
@@ -196,7 +199,11 @@ export class HttpUpstream implements Upstream {
     const h = new Headers(this.headers);
     h.set("mcp-session-id", session);
     if (this.protocolVersion !== undefined) h.set("mcp-protocol-version", this.protocolVersion);
-    await fetch(this.url, { method: "DELETE", headers: h, signal: AbortSignal.timeout(1000) })
+    await fetchSameOrigin(this.url, {
+      method: "DELETE",
+      headers: h,
+      signal: AbortSignal.timeout(1000),
+    })
       .then((r) => r.body?.cancel())
       .catch(() => undefined);
   }

@@ -14,6 +14,7 @@ import type { ReadContext } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { tapFetch } from "./http-tap.js";
+import { sameOriginFetch } from "./same-origin-fetch.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
 import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
@@ -212,7 +213,8 @@ function httpFactory(
     }
     headers[name] = expanded;
   }
-  const fetch = tapFetch(log, headers);
+  // Under the tap, so that a redirect never takes the headers to another origin.
+  const fetch = tapFetch(log, headers, sameOriginFetch());
   return () =>
     track(
       legacySse
