@@ -120,24 +120,3 @@ export function describeSource(source: ServerSource): string {
       return source.path;
   }
 }
-
-/**
- * Checks a definition against a list of variables that may be referenced
- * (`verify --allow-env`), before anything of the server is started.
- *
- * @throws ContractpinError ENV_NOT_ALLOWED naming the server and the first variable not allowed.
- */
-export function checkAllowedVariables(
-  server: string,
-  source: ServerSource,
-  allowed: ReadonlySet<string>,
-): void {
-  const denied = referencedVariables(source).find((name) => !allowed.has(name));
-  if (denied === undefined) return;
-  const list = allowed.size > 0 ? [...allowed].join(",") : "none";
-  throw new ContractpinError(
-    "ENV_NOT_ALLOWED",
-    `server ${server} refers to \${${denied}}, which the allowed variables (--allow-env or ` +
-      `CONTRACTPIN_ALLOW_ENV: ${list}) do not include; it was not started`,
-  );
-}

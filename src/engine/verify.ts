@@ -7,17 +7,18 @@ import {
 import type { Contract } from "../core/contract.js";
 import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
-import { checkAllowedVariables } from "../core/server-source.js";
+import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
 import { readServerTools, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /** How to verify a server. */
 export interface VerifyOptions extends CompareOptions {
   /**
-   * The only variables the server's definition may refer to (`--allow-env`);
-   * any other reference fails the server before it is started. Default: any.
+   * The only variables the server's definition may refer to (`--allow-env`),
+   * each anywhere or only at the origins it is bound to; any other use fails
+   * the server before it is started or contacted. Default: any.
    */
-  allowEnv?: ReadonlySet<string>;
+  allowEnv?: AllowedVariables;
 }
 
 /** One server verified: the verdict, and the live contracts of the tools that are not unchanged. */
@@ -40,7 +41,8 @@ export async function verifyServer(
 ): Promise<VerifiedServer> {
   const guard = guardSecrets(name, pinned, ctx);
   try {
-    if (options.allowEnv !== undefined) checkAllowedVariables(name, pinned, options.allowEnv);
+    if (options.allowEnv !== undefined)
+      checkAllowedVariables(name, pinned, options.allowEnv, ctx.env);
     const live = digestToolContracts(await readServerTools(pinned, guard.ctx));
     const finding = compareServer(name, pinned, live.digests, options);
     if (finding.tools.every((t) => t.status === "unchanged")) return { finding, changed: [] };

@@ -13,7 +13,6 @@ import {
 import { MIN_REDACTED_LENGTH, redactor } from "../../src/core/redact.js";
 import { headerReference, isCredentialName } from "../../src/core/secrets.js";
 import {
-  checkAllowedVariables,
   expandReferences,
   expandedValues,
   referencedVariables,
@@ -370,27 +369,5 @@ describe("guardSecrets (the engine's one place)", () => {
       detail: ["| ${TOKEN}"],
     });
     assert.equal(guard.expanded, true);
-  });
-});
-
-describe("checkAllowedVariables", () => {
-  const source = {
-    transport: "http" as const,
-    url: "https://x.example.com/mcp",
-    headers: { A: "Bearer ${TOKEN}", B: "${OTHER}" },
-  };
-  it("passes when every reference is allowed, and names the server and the first one that is not", () => {
-    checkAllowedVariables("s", source, new Set(["TOKEN", "OTHER", "MORE"]));
-    throwsWith(
-      () => checkAllowedVariables("s", source, new Set(["TOKEN"])),
-      "ENV_NOT_ALLOWED",
-      /server s refers to \$\{OTHER\}/,
-    );
-    throwsWith(
-      () => checkAllowedVariables("s", source, new Set()),
-      "ENV_NOT_ALLOWED",
-      /\$\{TOKEN\}.*: none\)/,
-    );
-    checkAllowedVariables("f", { transport: "file", path: "x.json" }, new Set());
   });
 });

@@ -132,6 +132,48 @@ describe("verify sends the lock's headers to the pinned origin only", () => {
   });
 });
 
+describe("verify --allow-env VAR=ORIGIN", () => {
+  it("sends a bound variable to its origin", async () => {
+    const dir = tempDir();
+    const server = await start(dir);
+    const origin = `http://127.0.0.1:${server.port}`;
+    const path = lock(dir, `${origin}/mcp`);
+    const flag = runCli(["verify", "--lock", path, "--allow-env", `API_KEY=${origin}`], { env });
+    assert.equal(flag.code, 0, flag.stdout + flag.stderr);
+    const variable = runCli(["verify", "--lock", path], {
+      env: { ...env, CONTRACTPIN_ALLOW_ENV: `OTHER,API_KEY=${origin}/` },
+    });
+    assert.equal(variable.code, 0, variable.stdout + variable.stderr);
+  });
+
+  it("contacts nothing when the lock's URL is at another origin", async () => {
+    const dir = tempDir();
+    const server = await start(dir);
+    const path = lock(dir, `http://127.0.0.1:${server.port}/mcp`);
+    const r = runCli(["verify", "--lock", path, "--allow-env", "API_KEY=https://mcp.example.com"], {
+      env,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(
+      r.stdout.includes(
+        `server s would send \${API_KEY} to http://127.0.0.1:${server.port}, but --allow-env ` +
+          "(or CONTRACTPIN_ALLOW_ENV) binds it to https://mcp.example.com; it was not contacted",
+      ),
+      r.stdout,
+    );
+    assert.deepEqual(server.hits(), []);
+    assert.ok(!(r.stdout + r.stderr).includes(KEY));
+  });
+
+  it("refuses a malformed binding with exit 2, without echoing it", () => {
+    const path = lock(tempDir(), "http://127.0.0.1:9/mcp");
+    const r = runCli(["verify", "--lock", path, "--allow-env", `API_KEY=${KEY}`], { env });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^contractpin: --allow-env takes variable names .* entry 1 is not one/);
+    assert.ok(!r.stderr.includes(KEY));
+  });
+});
+
 describe("the guard sends the lock's headers to the pinned origin only", () => {
   it("answers the client with an error when the server redirects to another origin", async () => {
     const dir = tempDir();

@@ -1,4 +1,5 @@
 import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
+import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
@@ -19,7 +20,7 @@ import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
-                          [--allow-env VAR[,VAR...]]... [--verbose]
+                          [--allow-env VAR[=ORIGIN][,...]]... [--verbose]
                           [--format text|json|sarif|github|markdown] [--output FILE]
                           [--sarif FILE] [options]
 
@@ -46,7 +47,9 @@ Options:
   --allow-env VARS     the only environment variables the lock may refer to as \${VAR}
                        (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
                        variable, else any). A server that refers to another fails (exit 1)
-                       before it is started
+                       before it is started. VAR=ORIGIN (e.g. LINEAR_KEY=https://mcp.linear.app)
+                       allows VAR only in the URL and headers of an HTTP server at that
+                       origin; used elsewhere, the server fails without being contacted
   --verbose            list every tool, unchanged ones included
 ${REPORT_HELP}
 ${LOCK_HELP}
@@ -166,22 +169,8 @@ function shellWord(word: string): string {
 function allowedVariables(
   flags: string[] | undefined,
   variable: string | undefined,
-): ReadonlySet<string> | undefined {
-  const lists = flags ?? (variable === undefined ? undefined : [variable]);
-  if (lists === undefined) return undefined;
-  const names = lists
-    .flatMap((list) => list.split(","))
-    .map((n) => n.trim())
-    .filter((n) => n !== "");
-  const bad = names.findIndex((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
-  if (bad !== -1) {
-    // Not echoed: a value put there by mistake may be a secret.
-    throw new ContractpinError(
-      "USAGE",
-      `${flags === undefined ? "CONTRACTPIN_ALLOW_ENV" : "--allow-env"} takes variable names ` +
-        `(letters, digits, _) separated by commas; entry ${bad + 1} is not one ` +
-        "(see 'contractpin verify --help')",
-    );
-  }
-  return new Set(names);
+): AllowedVariables | undefined {
+  if (flags !== undefined) return parseAllowedVariables(flags, "--allow-env");
+  if (variable !== undefined) return parseAllowedVariables([variable], "CONTRACTPIN_ALLOW_ENV");
+  return undefined;
 }
