@@ -1,4 +1,7 @@
 import { ContractpinError } from "../../core/errors.js";
+import { parseListen } from "../../guard/listen-address.js";
+import { runListen } from "../../guard/listen-http.js";
+import type { OnDrift } from "../../guard/relay.js";
 import { runGuard } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
@@ -53,6 +56,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-new": { type: "boolean" },
       "on-drift": { type: "string", default: "withhold" },
       log: { type: "string" },
+      listen: { type: "string" },
+      "listen-any": { type: "boolean" },
     },
     1,
   );
@@ -70,18 +75,32 @@ export async function run(args: string[], io: Io): Promise<number> {
       `--on-drift takes withhold or block, not '${onDrift}' (see 'contractpin guard --help')`,
     );
   }
+  if (values["listen-any"] === true && values.listen === undefined) {
+    throw new ContractpinError(
+      "USAGE",
+      "--listen-any needs --listen HOST:PORT (see 'contractpin guard --help')",
+    );
+  }
+  const address =
+    values.listen === undefined
+      ? undefined
+      : parseListen(values.listen, values["listen-any"] === true);
   const lockFile = await lockPath(values, io);
   const { ctx } = readContext(lockFile, values, io);
-  process.stdout.on("error", () => undefined); // a client that went away is the end of the session
-  return runGuard({
+  const common = {
     server: name,
     lockPath: lockFile,
     allowNew: values["allow-new"] === true,
-    onDrift,
+    onDrift: onDrift as OnDrift,
     ...(values.log === undefined ? {} : { logFile: values.log }),
     ctx,
+    err: (line: string) => void io.err(line),
+  };
+  if (address !== undefined) return runListen({ ...common, address });
+  process.stdout.on("error", () => undefined); // a client that went away is the end of the session
+  return runGuard({
+    ...common,
     input: process.stdin,
     output: (text) => void process.stdout.write(text),
-    err: (line) => void io.err(line),
   });
 }
