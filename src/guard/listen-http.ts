@@ -5,6 +5,7 @@ import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import type { ReadContext } from "../sources/read-tools.js";
+import { accepts, oneLine, readBody, reject } from "./http-io.js";
 import { HttpSession, idKey } from "./http-session.js";
 import {
   isLoopbackHost,
@@ -86,6 +87,7 @@ class HttpFace {
   private session: HttpSession | undefined;
   /** Starting or ending a session, one at a time. */
   private turn: Promise<unknown> = Promise.resolve();
+  private closing = false;
 
   constructor(
     private readonly run: ListenRun,
@@ -121,7 +123,10 @@ class HttpFace {
     reject(res, 405, "Method Not Allowed");
   }
 
+  /** Ends the session, once one being started is up: no server is left running. */
   async close(): Promise<void> {
+    this.closing = true;
+    await this.turn;
     if (this.session !== undefined) await this.end(this.session);
   }
 
@@ -171,11 +176,15 @@ class HttpFace {
   private begin(res: ServerResponse): Promise<HttpSession | undefined> {
     const next = this.turn.then(async () => {
       const current = this.session;
+      if (this.closing) {
+        reject(res, 503, "Service Unavailable: the guard is shutting down", -32603);
+        return undefined;
+      }
       if (current?.busy() === true) {
         reject(
           res,
           409,
-          "Conflict: contractpin guard serves one client session at a time, and another is open",
+          "Conflict: the guard serves one client session at a time, and another is open",
           -32600,
         );
         return undefined;
@@ -207,58 +216,4 @@ class HttpFace {
     }
     return this.session;
   }
-}
-
-/** An HTTP error with a JSON-RPC error body (id null), as the MCP SDK's servers answer. */
-function reject(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  code = -32000,
-  done?: () => void,
-): void {
-  const error = JSON.stringify({ code, message: `contractpin guard: ${message}` });
-  res
-    .writeHead(status, { "content-type": "application/json" })
-    .end(`{"jsonrpc":"2.0","id":null,"error":${error}}`, done);
-}
-
-/** True when the Accept header admits `type` (or any type). */
-function accepts(req: IncomingMessage, type: string): boolean {
-  const accept = (req.headers.accept ?? "").toLowerCase();
-  return accept
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim())
-    .some((t) => t === type || t === "*/*" || t === `${type.split("/")[0]}/*`);
-}
-
-/** The body, or undefined once it is over `max` bytes (the rest is not read). */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > max) {
-        req.off("data", onData);
-        req.pause();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks, total)));
-    req.once("error", reject);
-  });
-}
-
-/**
- * The body as one line for the relay (a stdio server reads a message a
- * line): a line break in strict JSON is whitespace between tokens, so it
- * becomes a space and nothing else changes.
- */
-function oneLine(body: Buffer): Buffer {
-  if (body.indexOf(0x0a) === -1 && body.indexOf(0x0d) === -1) return body;
-  const copy = Buffer.from(body);
-  for (let i = 0; i < copy.length; i++) if (copy[i] === 0x0a || copy[i] === 0x0d) copy[i] = 0x20;
-  return copy;
 }
