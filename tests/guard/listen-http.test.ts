@@ -346,7 +346,7 @@ const POST_HEADERS = {
   accept: "application/json, text/event-stream",
 };
 
-describe("what the listener refuses", () => {
+describe("the listener's HTTP rules", () => {
   const { lock } = fakeSetup();
   let guard: Listening;
   before(async () => {
@@ -401,6 +401,20 @@ describe("what the listener refuses", () => {
     });
     assert.equal(dup.status, 400);
     assert.equal(JSON.parse(dup.body).error.code, -32700);
+  });
+
+  it("passes a body with line breaks to a stdio server as one line", async () => {
+    const pretty = JSON.stringify(JSON.parse(INIT), null, 2);
+    assert.ok(pretty.includes("\n"));
+    const r = await raw(guard.url, {
+      headers: { ...POST_HEADERS, accept: "application/json" },
+      body: pretty,
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(JSON.parse(r.body).id, 1);
+    assert.equal(JSON.parse(r.body).result.serverInfo.name, "guard-fake");
+    const id = String(r.headers["mcp-session-id"]);
+    await raw(guard.url, { method: "DELETE", headers: { "mcp-session-id": id } });
   });
 
   it("asks for a session id (400) and knows none it did not give (404)", async () => {
