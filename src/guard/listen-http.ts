@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
-import type { ReadContext } from "../sources/read-tools.js";
 import { accepts, oneLine, readBody, reject } from "./http-io.js";
 import { HttpSession, idKey } from "./http-session.js";
 import {
@@ -14,20 +13,12 @@ import {
   type ListenAddress,
 } from "./listen-address.js";
 import { LockState } from "./lock-state.js";
-import type { OnDrift } from "./relay.js";
 import { makeReporter, type Reporter } from "./reporter.js";
+import type { GuardOptions } from "./serve.js";
 
 /** How `contractpin guard NAME --listen HOST:PORT` runs. */
-export interface ListenRun {
-  server: string;
-  lockPath: string;
-  allowNew: boolean;
-  onDrift: OnDrift;
-  logFile?: string;
-  ctx: ReadContext;
+export interface ListenRun extends GuardOptions {
   address: ListenAddress;
-  /** Writes one line (with its newline) to stderr. */
-  err: (line: string) => void;
 }
 
 /** The one path the guard serves MCP on. */

@@ -4,8 +4,8 @@ import { Relay, type OnDrift } from "./relay.js";
 import { makeReporter } from "./reporter.js";
 import { CANNOT_RUN, OK, openUpstream, type OpenUpstream } from "./upstream.js";
 
-/** How `contractpin guard` runs. */
-export interface GuardRun {
+/** What every face of `contractpin guard` (stdio, --listen) is given. */
+export interface GuardOptions {
   server: string;
   lockPath: string;
   allowNew: boolean;
@@ -13,12 +13,16 @@ export interface GuardRun {
   /** A file that receives one JSON line per event (appended). */
   logFile?: string;
   ctx: ReadContext;
+  /** Writes one line (with its newline) to stderr. */
+  err: (line: string) => void;
+}
+
+/** How `contractpin guard` runs over stdio. */
+export interface GuardRun extends GuardOptions {
   /** The client's messages, one per line. */
   input: NodeJS.ReadableStream;
   /** Writes to the client. */
   output: (text: string) => void;
-  /** Writes one line (with its newline) to stderr. */
-  err: (line: string) => void;
 }
 
 /**

@@ -14,12 +14,8 @@ import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli, startCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
+import { allPages, driftMidSession, names } from "./client-scenarios.js";
 import { assert, fakeSetup, isRunning, readPid, received } from "./guard-harness.js";
-
-// Every result untouched: the comparison is of what was served, not of what a schema kept.
-const ANY = {
-  "~standard": { version: 1 as const, vendor: "test", validate: (value: unknown) => ({ value }) },
-};
 
 interface Listening {
   url: string;
@@ -67,24 +63,6 @@ async function stdioClient(argv: string[], capabilities = {}): Promise<Client> {
   );
   return client;
 }
-
-/** Every tools/list page, as served. */
-async function allPages(client: Client): Promise<{ tools: { name: string }[] }[]> {
-  const pages: { tools: { name: string }[]; nextCursor?: string }[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      ANY,
-    )) as { tools: { name: string }[]; nextCursor?: string };
-    pages.push(page);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return pages;
-}
-
-const names = (pages: { tools: { name: string }[] }[]) =>
-  pages.flatMap((p) => p.tools.map((t) => t.name));
 
 /** Waits until `test` holds, up to 10 s. */
 async function eventually(test: () => boolean, what: string): Promise<void> {
@@ -193,22 +171,7 @@ describe("the fake server through the listener", () => {
     const transport = new StreamableHTTPClientTransport(new URL(guard.url));
     await client.connect(transport);
     client.setRequestHandler("roots/list", () => ({ roots: [{ uri: "file:///listen-test" }] }));
-    let heard!: () => void;
-    const notified = new Promise<void>((resolve) => (heard = resolve));
-    client.setNotificationHandler("notifications/tools/list_changed", () => heard());
-
-    assert.deepEqual(names(await allPages(client)), ["alpha", "beta", "mutate"]);
-    await client.callTool({ name: "mutate", arguments: { what: "drift" } });
-    await notified;
-    assert.deepEqual(names(await allPages(client)), ["beta", "mutate"]);
-    await assert.rejects(
-      client.callTool({ name: "alpha", arguments: {} }),
-      (err: unknown) =>
-        err instanceof ProtocolError &&
-        err.code === -32602 &&
-        err.message.includes("Unknown tool: alpha") &&
-        (err.data as { reason?: string }).reason === "drifted",
-    );
+    await driftMidSession(client);
     await client.callTool({ name: "mutate", arguments: { what: "ask" } });
     await eventually(
       () => received(dir).some((m) => m.id === "srv-1" && m.method === undefined),

@@ -1,8 +1,7 @@
 import { ContractpinError } from "../../core/errors.js";
 import { parseListen } from "../../guard/listen-address.js";
 import { runListen } from "../../guard/listen-http.js";
-import type { OnDrift } from "../../guard/relay.js";
-import { runGuard } from "../../guard/serve.js";
+import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
 import type { Io } from "../io.js";
@@ -101,11 +100,11 @@ export async function run(args: string[], io: Io): Promise<number> {
       : parseListen(values.listen, values["listen-any"] === true);
   const lockFile = await lockPath(values, io);
   const { ctx } = readContext(lockFile, values, io);
-  const common = {
+  const common: GuardOptions = {
     server: name,
     lockPath: lockFile,
     allowNew: values["allow-new"] === true,
-    onDrift: onDrift as OnDrift,
+    onDrift,
     ...(values.log === undefined ? {} : { logFile: values.log }),
     ctx,
     err: (line: string) => void io.err(line),
