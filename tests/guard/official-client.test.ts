@@ -2,23 +2,15 @@
 // `contractpin guard`: against server-everything, everything it does gives
 // the same results as a direct connection; against the fake server, a drift
 // in the middle of the session is heard, withheld and refused.
-import { Client, ProtocolError } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { after, before, describe, it } from "node:test";
 import { join } from "node:path";
 import { atEnd, tempDir } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
+import { allPages, driftMidSession } from "./client-scenarios.js";
 import { assert, fakeSetup, received } from "./guard-harness.js";
-
-// Every result untouched: the comparison is of what was served, not of what a schema kept.
-const ANY = {
-  "~standard": {
-    version: 1 as const,
-    vendor: "test",
-    validate: (value: unknown) => ({ value }),
-  },
-};
 
 async function connect(command: string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
@@ -40,21 +32,6 @@ async function connect(command: string[]): Promise<{ client: Client; stderr: () 
       }
     });
   return { client, stderr: () => stderr };
-}
-
-/** Every tools/list page, as served. */
-async function allPages(client: Client): Promise<unknown[]> {
-  const pages: unknown[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      ANY,
-    )) as { nextCursor?: string };
-    pages.push(page);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return pages;
 }
 
 describe("server-everything through the guard, with the official client", () => {
@@ -140,22 +117,7 @@ describe("a drift in the middle of a session, with the official client", () => {
       lock,
     ]);
     try {
-      let heard!: () => void;
-      const notified = new Promise<void>((resolve) => (heard = resolve));
-      client.setNotificationHandler("notifications/tools/list_changed", () => heard());
-      const before = await allPages(client);
-      assert.deepEqual(names(before), ["alpha", "beta", "mutate"]);
-      await client.callTool({ name: "mutate", arguments: { what: "drift" } });
-      await notified;
-      assert.deepEqual(names(await allPages(client)), ["beta", "mutate"]);
-      await assert.rejects(
-        client.callTool({ name: "alpha", arguments: {} }),
-        (err: unknown) =>
-          err instanceof ProtocolError &&
-          err.code === -32602 &&
-          /Unknown tool: alpha/.test(err.message) &&
-          (err.data as { reason?: string }).reason === "drifted",
-      );
+      await driftMidSession(client);
       assert.deepEqual(
         received(dir)
           .filter((m) => m.method === "tools/call")
@@ -174,7 +136,3 @@ describe("a drift in the middle of a session, with the official client", () => {
     }
   });
 });
-
-function names(pages: unknown[]): string[] {
-  return pages.flatMap((p) => (p as { tools: { name: string }[] }).tools.map((t) => t.name));
-}

@@ -1,13 +1,17 @@
 import { ContractpinError } from "../../core/errors.js";
-import { runGuard } from "../../guard/serve.js";
+import { parseListen } from "../../guard/listen-address.js";
+import { runListen } from "../../guard/listen-http.js";
+import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
 import type { Io } from "../io.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [--on-drift=withhold|block]
                          [--log FILE] [--timeout SECONDS] [--max-message-mib N]
+                         [--listen HOST:PORT [--listen-any]]
 
-An MCP server over stdio that a client launches in place of the server NAME.
+An MCP server over stdio that a client launches in place of the server NAME
+(or, with --listen, over Streamable HTTP for clients that connect by URL).
 It starts NAME exactly as the lock defines it (same environment rules and
 process-group cleanup as verify), or connects to it over Streamable HTTP, and
 relays every message both ways, ids and bytes unchanged, except:
@@ -32,14 +36,26 @@ Options:
 ${LOCK_HELP}
   --timeout SECONDS    how long the guard waits for each page of its own
                        tools/list requests (default 30)
-  --max-message-mib N  refuse a message larger than N MiB (default 64)
+  --max-message-mib N  refuse a message larger than N MiB (default 64); with
+                       --listen, also a request body (HTTP 413)
+  --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of
+                       stdio: 127.0.0.1:PORT or [::1]:PORT (localhost means
+                       127.0.0.1; port 0 takes a free port). The URL is printed
+                       on stderr. One client session at a time, each with its
+                       own server: a new initialize ends a session that holds
+                       no connection open, and is refused (409) while one does.
+                       A request with an Origin (or, on loopback, a Host) that
+                       is not loopback gets 403
+  --listen-any         allow --listen on an address that is not loopback
   --help               show this help
 
 Exit codes:
   0  the client closed the session
   1  a stdio server ended, or could not be started
   2  contractpin could not run: bad arguments, a missing or corrupt lock, a
-     server the lock does not pin, interrupted
+     server the lock does not pin, an address it cannot listen on, interrupted
+     (with --listen the guard runs until Ctrl-C or SIGTERM: exit 2; a server
+     that ends or cannot start gives its session's client errors instead)
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -53,6 +69,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-new": { type: "boolean" },
       "on-drift": { type: "string", default: "withhold" },
       log: { type: "string" },
+      listen: { type: "string" },
+      "listen-any": { type: "boolean" },
     },
     1,
   );
@@ -70,18 +88,32 @@ export async function run(args: string[], io: Io): Promise<number> {
       `--on-drift takes withhold or block, not '${onDrift}' (see 'contractpin guard --help')`,
     );
   }
+  if (values["listen-any"] === true && values.listen === undefined) {
+    throw new ContractpinError(
+      "USAGE",
+      "--listen-any needs --listen HOST:PORT (see 'contractpin guard --help')",
+    );
+  }
+  const address =
+    values.listen === undefined
+      ? undefined
+      : parseListen(values.listen, values["listen-any"] === true);
   const lockFile = await lockPath(values, io);
   const { ctx } = readContext(lockFile, values, io);
-  process.stdout.on("error", () => undefined); // a client that went away is the end of the session
-  return runGuard({
+  const common: GuardOptions = {
     server: name,
     lockPath: lockFile,
     allowNew: values["allow-new"] === true,
     onDrift,
     ...(values.log === undefined ? {} : { logFile: values.log }),
     ctx,
+    err: (line: string) => void io.err(line),
+  };
+  if (address !== undefined) return runListen({ ...common, address });
+  process.stdout.on("error", () => undefined); // a client that went away is the end of the session
+  return runGuard({
+    ...common,
     input: process.stdin,
     output: (text) => void process.stdout.write(text),
-    err: (line) => void io.err(line),
   });
 }

@@ -1,0 +1,78 @@
+import { closeSync, openSync, writeSync } from "node:fs";
+import { ContractpinError } from "../core/errors.js";
+import type { Redact } from "../core/redact.js";
+import { visibleText } from "../core/visible-text.js";
+import type { GuardEvent } from "./relay.js";
+
+/** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */
+export interface Reporter {
+  /** One line on stderr, `${VAR}` values hidden and server text made visible. */
+  say(message: string): void;
+  /** One server stderr line, indented with `|`, redacted and made visible. */
+  tail(line: string): void;
+  /** One withheld tool or refused call: a stderr line and a log line. */
+  event(event: GuardEvent): void;
+  /** The text with the server's expanded `${VAR}` values hidden. */
+  redact(message: string): string;
+  /** The text as stderr shows it: redacted and made visible. */
+  shown(message: string): string;
+  /** Sets the redaction of the server's expanded values, once known. */
+  setRedact(redact: Redact): void;
+  /** Closes the log file. */
+  close(): void;
+}
+
+/**
+ * The guard's reporter writing lines with `err`.
+ *
+ * @throws ContractpinError USAGE when the --log file cannot be opened.
+ */
+export function makeReporter(err: (line: string) => void, logFile?: string): Reporter {
+  let redact: Redact = (text) => text;
+  const log = logFile === undefined ? undefined : openLog(logFile);
+  const shown = (message: string) => visibleText(redact(message));
+  const say = (message: string) => err(`contractpin: guard: ${shown(message)}\n`);
+  return {
+    say,
+    tail: (line) => err(`  | ${shown(line)}\n`),
+    redact: (text) => redact(text),
+    shown,
+    setRedact: (r) => (redact = r),
+    event(event) {
+      say(eventLine(event));
+      if (log === undefined) return;
+      const line = JSON.stringify({ time: new Date().toISOString(), ...event });
+      try {
+        writeSync(log, `${line}\n`);
+      } catch (e) {
+        say(`could not write to ${logFile}: ${String(e)}`);
+      }
+    },
+    close: () => {
+      if (log !== undefined) closeSync(log);
+    },
+  };
+}
+
+function openLog(path: string): number {
+  try {
+    return openSync(path, "a");
+  } catch (err) {
+    throw new ContractpinError(
+      "USAGE",
+      `--log ${path}: cannot open the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+function eventLine(e: GuardEvent): string {
+  const tool = `"${visibleText(e.tool)}"`;
+  const what = e.event === "withheld" ? `withheld tool ${tool}` : `refused tools/call ${tool}`;
+  const digests =
+    e.reason === "drifted"
+      ? ` (pinned ${e.pinned}, live ${e.live})`
+      : e.reason === "unpinned"
+        ? ` (not in the lock; live ${e.live})`
+        : " (the server does not list it)";
+  return `server ${e.server}: ${what}: ${e.reason}${digests}`;
+}

@@ -1,0 +1,187 @@
+import { ContractpinError, isContractpinError } from "../core/errors.js";
+import type { Redact } from "../core/redact.js";
+import { expandReferences, type HttpSource } from "../core/server-source.js";
+import { guardSecrets } from "../engine/failure.js";
+import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
+import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
+import type { ReadContext } from "../sources/read-tools.js";
+import type { LockState } from "./lock-state.js";
+import type { Upstream } from "./relay.js";
+import { HttpUpstream } from "./upstream-http.js";
+
+/** Exit codes of a guard session. */
+export const OK = 0;
+export const SERVER_FAILED = 1;
+export const CANNOT_RUN = 2;
+
+/** A running connection to the guarded server. */
+export type OpenUpstream = Upstream & { close(): Promise<void> };
+
+/** What the guard's upstream reports to the session that owns it. */
+export interface UpstreamHooks {
+  server: string;
+  ctx: ReadContext;
+  /** One line on stderr (the caller redacts and sanitises it). */
+  say(message: string): void;
+  /** One raw stderr line of the server (its tail), already redacted by the caller. */
+  tail(line: string): void;
+  /** The redaction of this server's expanded `${VAR}` values, once known. */
+  setRedact(redact: Redact): void;
+  /** One message (or batch) from the server, its exact bytes. */
+  message(bytes: Uint8Array | string): void;
+  /** The session cannot go on: `message` for stderr and the client, `code` the exit code. */
+  fail(message: string, code: number): void;
+  /** The server is gone after a failure, its processes ended. */
+  ended(code: number): void;
+}
+
+/**
+ * Starts (stdio) or connects to (HTTP) the server the lock pins, as verify
+ * does. When that cannot be done (an unreadable lock, a server not in it, a
+ * variable that is not set, a command that cannot be started), `hooks.fail`
+ * says why and the result is undefined: the session answers errors.
+ */
+export async function openUpstream(
+  lock: LockState,
+  hooks: UpstreamHooks,
+): Promise<OpenUpstream | undefined> {
+  const { server, ctx } = hooks;
+  try {
+    const pinned = await lock.current();
+    if (pinned.transport === "file") {
+      hooks.fail(
+        `server ${server} is pinned from a file (transport file): there is no server to guard`,
+        CANNOT_RUN,
+      );
+      return undefined;
+    }
+    hooks.setRedact(guardSecrets(server, pinned, ctx).redact);
+    if (pinned.transport === "http") {
+      const { url, headers } = httpTarget(pinned, ctx.env);
+      const max = ctx.maxMessageBytes;
+      const http: OpenUpstream = new HttpUpstream(
+        url,
+        headers,
+        {
+          message: hooks.message,
+          tooLarge: () => {
+            hooks.fail(
+              `server ${server}: the server sent a message larger than ${max} bytes`,
+              SERVER_FAILED,
+            );
+            void http.close().then(() => hooks.ended(SERVER_FAILED));
+          },
+          warn: (text) => hooks.say(`server ${server}: ${text}`),
+        },
+        max,
+      );
+      return http;
+    }
+    return await openStdio(stdioSpawnSpec(pinned, ctx), hooks);
+  } catch (err) {
+    // The lock, or a ${VAR} of the server: contractpin's side could not run it.
+    hooks.fail(
+      message(err),
+      isContractpinError(err, "ENV_UNSET") || isContractpinError(err, "SOURCE_INVALID")
+        ? SERVER_FAILED
+        : CANNOT_RUN,
+    );
+    return undefined;
+  }
+}
+
+async function openStdio(
+  spec: ReturnType<typeof stdioSpawnSpec>,
+  hooks: UpstreamHooks,
+): Promise<OpenUpstream | undefined> {
+  const { server, ctx } = hooks;
+  let started = false;
+  let closing = false;
+  let failed = false;
+  const fail = (text: string, code: number) => {
+    failed = true;
+    hooks.fail(text, code);
+  };
+  const sink: LineSink = {
+    maxMessageBytes: ctx.maxMessageBytes,
+    receivedLine: (line) => {
+      hooks.message(line);
+      return undefined;
+    },
+    failTooLarge: () => {
+      const err = new Error(`the server sent a message larger than ${ctx.maxMessageBytes} bytes`);
+      fail(`server ${server}: ${err.message}`, SERVER_FAILED);
+      void t.close().then(() => hooks.ended(SERVER_FAILED));
+      return err;
+    },
+    sent: () => undefined,
+  };
+  const t = new StdioTransport(spec, sink);
+  t.onclose = () => {
+    // Before start() settled: a command that could not be started, said there.
+    if (failed || closing || !started) return;
+    const status = t.exitStatus;
+    const why =
+      status === undefined ? "the server's pipes closed" : describeExit(status, t.hasAnswered);
+    const tail = t.stderrTail.lines();
+    fail(`server ${server} ended: ${why}`, SERVER_FAILED);
+    for (const line of tail) hooks.tail(line);
+    // Wait for its process group to be gone, then end.
+    void t.close().then(() => hooks.ended(SERVER_FAILED));
+  };
+  try {
+    await t.start();
+  } catch (err) {
+    fail(
+      `server ${server}: could not start ${JSON.stringify(spec.command)}: ${message(err)}`,
+      SERVER_FAILED,
+    );
+    return undefined;
+  }
+  started = true;
+  return {
+    sendRaw: (bytes) => t.sendRaw(bytes),
+    close: () => {
+      closing = true;
+      return t.close();
+    },
+  };
+}
+
+/** The URL and headers of an HTTP server, every ${VAR} expanded (as verify reads it). */
+function httpTarget(
+  source: HttpSource,
+  env: Readonly<Record<string, string | undefined>>,
+): { url: URL; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source.headers ?? {})) {
+    const expanded = expandReferences(value, env, `header ${name}`);
+    if (/[\r\n\0]/.test(expanded)) {
+      throw new ContractpinError(
+        "SOURCE_INVALID",
+        `header ${name} has a line break or NUL in its value once its references are expanded`,
+      );
+    }
+    headers[name] = expanded;
+  }
+  const text = expandReferences(source.url, env, "the URL");
+  try {
+    return { url: new URL(text), headers };
+  } catch {
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the URL is not a valid URL once its references are expanded",
+    );
+  }
+}
+
+/** How a server ended on its own (as verify words it; the guard does not load the MCP client library). */
+function describeExit(status: ExitStatus, answered: boolean): string {
+  const how =
+    status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+  return answered ? `it ${how}` : `it ${how} before answering`;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
