@@ -18,6 +18,7 @@ import { openStore } from "./store.js";
 
 // A token this close to its expiry is refreshed before use (ms).
 const EXPIRY_MARGIN_MS = 10_000;
+const READ_REDIRECT = "http://127.0.0.1/callback";
 
 /**
  * The line that says a login is needed, naming the command: by the server's
@@ -68,6 +69,9 @@ export function readAuthProvider(
             store: openStore(ctx.env),
             resource,
             loginHint: hint,
+            // Selects the library's refresh branch; a read never sends anyone
+            // there (state() and the redirect fail first).
+            redirectUrl: READ_REDIRECT,
           });
           await provider.load();
         }
