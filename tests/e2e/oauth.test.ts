@@ -155,3 +155,35 @@ describe("login never waits for a browser under CI or without a terminal", () =>
     }
   });
 });
+
+describe("a credential is refused to another authorization server before anything is sent", () => {
+  it("the server now names another issuer: exit 1, no token or registration request, the refresh token never sent", async () => {
+    const dir = tempDir();
+    const fx = await startOAuthFixture(dir);
+    const config = join(dir, "config");
+    const env = { CONTRACTPIN_CONFIG_DIR: config, CI: "" };
+    assert.equal(loginOnTerminal(["--url", fx.url, "--no-browser"], env, dir).code, 0);
+    assert.equal(runCli(["add", "linear", "--url", fx.url], { cwd: dir, env }).code, 0);
+    // Re-key the stored credential to another issuer, expired, as if the
+    // server's metadata had since been changed to name a new authorization server.
+    const path = join(config, "credentials.json");
+    const stored = JSON.parse(readFileSync(path, "utf8"));
+    const entry = stored.resources[fx.url][fx.issuer];
+    const elsewhere = "https://auth.elsewhere.example/";
+    stored.resources[fx.url] = { [elsewhere]: { ...entry, issuer: elsewhere, savedAt: 0 } };
+    writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
+    const before = fx.report().length;
+    const r = runCli(["verify"], { cwd: dir, env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /names the authorization server http:\/\/127\.0\.0\.1:\d+\/, but its credential is from https:\/\/auth\.elsewhere\.example\//,
+    );
+    const after = fx.report().slice(before);
+    assert.ok(
+      after.every((e) => e.path !== "/token" && e.path !== "/register"),
+      JSON.stringify(after),
+    );
+    assert.ok(!JSON.stringify(after).includes(entry.tokens.refresh_token));
+  });
+});
