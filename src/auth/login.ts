@@ -50,7 +50,7 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
     throw new ContractpinError(
       "USAGE",
       `login needs a person at a terminal (${options.env.CI === "true" ? "CI is true" : "stdout is not a terminal"}); ` +
-        "in CI, use the lock's auth member (client_credentials or a refresh token from a variable), see 'contractpin login --help'",
+        "in CI, send a pre-obtained token as a header that refers to a variable (see 'contractpin login --help')",
     );
   }
   const store = openStore(options.env);

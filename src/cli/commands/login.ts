@@ -29,8 +29,9 @@ bound to the server's canonical URL and the authorization server's issuer: it is
 never sent to another URL, nor its refresh token to another authorization server.
 
 login needs a person at a terminal: under CI (CI=true) or without a terminal it
-refuses at once. In CI, name the server's auth in the lock instead (README,
-"Remote servers behind OAuth").
+refuses at once. In CI, send a pre-obtained token as a header that refers to a
+variable (--header 'Authorization: Bearer \${TOKEN}'), bound to its origin with
+verify --allow-env TOKEN=https://host.
 
 Options:
   --url URL                 the server's URL, instead of NAME
