@@ -19,8 +19,11 @@ export const EXIT = {
  */
 export function exitForError(err: unknown, debug: boolean): { code: number; message: string } {
   if (isContractpinError(err)) {
-    // A server that could not be read while pinning is the server's failure (1), not contractpin's (2).
-    const code = err.code === "SERVER_UNREADABLE" ? EXIT.DRIFT : EXIT.ERROR;
+    // A server that could not be read while pinning, or refused a login, is the
+    // server's failure (1), not contractpin's (2).
+    const code = ["SERVER_UNREADABLE", "AUTH_FAILED", "AUTH_REQUIRED"].includes(err.code)
+      ? EXIT.DRIFT
+      : EXIT.ERROR;
     const detail = ((err as { detail?: string[] }).detail ?? [])
       .map((line) => `\n  | ${sanitizeLine(line)}`)
       .join("");

@@ -43,6 +43,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "serve one pinned server to an MCP client, withholding tools that drifted",
     load: () => import("./commands/guard.js"),
   },
+  login: {
+    summary: "log in to a remote server that uses OAuth (stored outside the repository)",
+    load: () => import("./commands/login.js"),
+  },
+  logout: {
+    summary: "delete the OAuth credential stored for a server",
+    load: () => import("./commands/logout.js"),
+  },
   dump: {
     summary: "print a server's tools/list pages exactly as served (a dump file)",
     load: () => import("./commands/dump.js"),

@@ -51,6 +51,14 @@ export type SourceErrorCode =
   | "SERVER_UNREADABLE"
   | "HTTP_REDIRECT_REFUSED";
 
+/**
+ * Codes raised by OAuth (src/auth): a server that needs a login that has not
+ * happened (AUTH_REQUIRED), an authorization that failed or went to the wrong
+ * place (AUTH_FAILED), a credential store that cannot be read or written
+ * (CREDENTIAL_STORE, exit 2).
+ */
+export type AuthErrorCode = "AUTH_REQUIRED" | "AUTH_FAILED" | "CREDENTIAL_STORE";
+
 /** Codes raised when importing MCP client config files (each is exit 2). */
 export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";
 
@@ -64,6 +72,7 @@ export type ErrorCode =
   | ToolsErrorCode
   | LockErrorCode
   | SourceErrorCode
+  | AuthErrorCode
   | ConfigErrorCode
   | CliErrorCode;
 

@@ -41,7 +41,11 @@ export function guardSecrets(
   const redact = redactor(pairs);
   return {
     // Servers are read concurrently: each warning names the server it is about.
-    ctx: { ...ctx, warn: (message) => ctx.warn(`server ${name}: ${redact(message)}`) },
+    ctx: {
+      ...ctx,
+      server: name,
+      warn: (message) => ctx.warn(`server ${name}: ${redact(message)}`),
+    },
     redact,
     expanded: pairs.length > 0,
   };

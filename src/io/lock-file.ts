@@ -118,16 +118,18 @@ const nodeOps: AtomicWriteOps = {
  * any point leaves either the old file or the new one, never a truncated file.
  *
  * @param what the file, for the error message (default "the lock").
+ * @param mode the new file's mode (default: the existing file's, else 0644).
  */
 export async function writeFileAtomic(
   path: string,
   data: string,
   what = "the lock",
   ops: AtomicWriteOps = nodeOps,
+  mode?: number,
 ): Promise<void> {
   // A lock that is a symbolic link is replaced where it points, keeping its mode.
   const target = existsSync(path) ? realpathSync(path) : path;
-  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
+  mode ??= existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {

@@ -6,6 +6,8 @@ import { readFileTools } from "./file.js";
 export interface ReadContext {
   /** The lock's directory: relative `path` and `cwd` resolve against it. */
   lockDir: string;
+  /** The lock's name of the server being read, where there is one (for a line such as `contractpin login NAME`). */
+  server?: string;
   /** Where `${VAR}` references are expanded from. */
   env: Readonly<Record<string, string | undefined>>;
   /** Give up on the server after this long. */

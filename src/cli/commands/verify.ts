@@ -39,6 +39,12 @@ Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a
 becomes a workflow command; with GITHUB_STEP_SUMMARY set, a Markdown summary
 is appended to the job summary (kept under GitHub's 1 MiB limit).
 
+An HTTP server that answers 401 with an OAuth (Bearer) challenge is read with
+the credential 'contractpin login' stored for its exact URL and authorization
+server (refreshed when it expired); without one, that server fails (exit 1)
+with the login command to run. A lock that sends its own Authorization header
+never uses a stored credential.
+
 Options:
   --server NAME        verify only this server (repeatable; a NAME without --server
                        means the same)

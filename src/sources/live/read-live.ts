@@ -5,6 +5,7 @@ import {
   type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { readAuthProvider } from "../../auth/read-auth.js";
 import { ContractpinError, isContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { expandReferences, type HttpSource, type StdioSource } from "../../core/server-source.js";
@@ -215,11 +216,15 @@ function httpFactory(
   }
   // Under the tap, so that a redirect never takes the headers to another origin.
   const fetch = tapFetch(log, headers, sameOriginFetch());
+  // OAuth (src/auth) has its own fetch: its traffic never passes the tap.
+  const authProvider = readAuthProvider(source, url, ctx);
+  const auth = authProvider === undefined ? {} : { authProvider };
   return () =>
     track(
       legacySse
-        ? new SSEClientTransport(url, { fetch })
+        ? new SSEClientTransport(url, { fetch, ...auth })
         : new StreamableHTTPClientTransport(url, {
+            ...auth,
             // Resumed streams are fetched through the tap like any other.
             fetch: withoutStandaloneStream(fetch),
             reconnectionOptions: {

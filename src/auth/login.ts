@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import { auth, resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
+import { ContractpinError } from "../core/errors.js";
+import { visibleText } from "../core/visible-text.js";
+import { authFailure } from "./auth-error.js";
+import { authFetch } from "./auth-fetch.js";
+import { mayOpen, openBrowser } from "./browser.js";
+import { listenForCallback } from "./callback-listener.js";
+import { quietLibraryWarnings } from "./library-warnings.js";
+import { StoreBackedProvider, type ClientIdentity } from "./provider.js";
+import { openStore } from "./store.js";
+
+/** What a login needs. */
+export interface LoginOptions {
+  /** The MCP server's URL, its references expanded. */
+  url: URL;
+  /** How the server is named in messages (its lock name, or its URL). */
+  shown: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The callback's port on 127.0.0.1 (default 0: a free one). */
+  callbackPort?: number;
+  /** A pre-registered client; without one, a client ID metadata document or dynamic registration. */
+  client?: ClientIdentity;
+  /** The https URL of a client ID metadata document, used where the authorization server supports them. */
+  clientMetadataUrl?: string;
+  scope?: string;
+  /** Whether to try to open a browser (default true; never under CI). */
+  browser?: boolean;
+  /** How long to wait for the person (ms). */
+  timeoutMs: number;
+  /** Receives each line for the person (the authorization URL among them). */
+  say: (line: string) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Logs in to an MCP server with the authorization-code flow and PKCE: a
+ * callback listener on 127.0.0.1, a random `state` that contractpin checks,
+ * the authorization URL always printed (and opened in a browser where one
+ * can be), the client identified in the spec's order (a pre-registered
+ * client, then a client ID metadata document where the authorization server
+ * supports one, then dynamic registration, all three the library's), and the
+ * tokens saved in the credential store under the server's canonical resource
+ * URL and the issuer. Refuses at once under CI or without a terminal.
+ *
+ * @returns the issuer and where the credential was stored.
+ */
+export async function login(options: LoginOptions): Promise<{ issuer: string; where: string }> {
+  if (options.env.CI === "true" || !process.stdout.isTTY) {
+    throw new ContractpinError(
+      "USAGE",
+      `login needs a person at a terminal (${options.env.CI === "true" ? "CI is true" : "stdout is not a terminal"}); ` +
+        "in CI, send a pre-obtained token as a header that refers to a variable (see 'contractpin login --help')",
+    );
+  }
+  const store = openStore(options.env);
+  const state = randomBytes(32).toString("base64url");
+  const listener = await listenForCallback(options.callbackPort ?? 0, state);
+  const provider = new StoreBackedProvider({
+    store,
+    resource: resourceUrlFromServerUrl(options.url).href,
+    redirectUrl: listener.redirectUrl,
+    state,
+    loginHint: "the login did not reach the authorization step",
+    ...(options.client === undefined ? {} : { client: options.client }),
+    ...(options.clientMetadataUrl === undefined
+      ? {}
+      : { clientMetadataUrl: options.clientMetadataUrl }),
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+    onAuthorizationUrl: async (url) => {
+      if (!mayOpen(url)) {
+        throw new ContractpinError(
+          "AUTH_FAILED",
+          `the authorization server's authorization URL is not https (${visibleText(url.protocol)}): refusing it`,
+        );
+      }
+      await options.say(
+        `Open this URL to log in to ${options.shown}:\n  ${visibleText(url.href)}\n`,
+      );
+      if (options.browser !== false && openBrowser(url, options.env))
+        await options.say("(opened in your browser)\n");
+    },
+  });
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const stop = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
+  const stopped = new Promise<never>((_, reject) => {
+    const onAbort = () =>
+      reject(
+        timeout.aborted
+          ? new ContractpinError("AUTH_FAILED", `no login within ${options.timeoutMs / 1000} s`)
+          : stop.reason,
+      );
+    if (stop.aborted) onAbort();
+    stop.addEventListener("abort", onAbort, { once: true });
+  });
+  stopped.catch(() => undefined);
+  try {
+    const fetchFn = authFetch();
+    const first = await Promise.race([
+      quietLibraryWarnings(() =>
+        auth(provider, { serverUrl: options.url, fetchFn, forceReauthorization: true }),
+      ),
+      stopped,
+    ]);
+    if (first !== "REDIRECT")
+      throw new ContractpinError("AUTH_FAILED", "the authorization server gave no way to log in");
+    const { code, iss } = await Promise.race([listener.result, stopped]);
+    const done = await Promise.race([
+      quietLibraryWarnings(() =>
+        auth(provider, {
+          serverUrl: options.url,
+          authorizationCode: code,
+          ...(iss === undefined ? {} : { iss }),
+          fetchFn,
+        }),
+      ),
+      stopped,
+    ]);
+    if (done !== "AUTHORIZED" || provider.issuer === undefined)
+      throw new ContractpinError(
+        "AUTH_FAILED",
+        "the authorization code was not exchanged for tokens",
+      );
+    return { issuer: provider.issuer, where: store.where };
+  } catch (err) {
+    throw authFailure(err);
+  } finally {
+    listener.close();
+  }
+}

@@ -1,0 +1,43 @@
+import { resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
+import { openStore } from "../../auth/store.js";
+import { parseCommandArgs } from "../args.js";
+import { authTarget } from "../auth-target.js";
+import { LOCK_HELP, LOCK_OPTIONS } from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+
+export const help = `Usage: contractpin logout NAME [options]
+       contractpin logout --url URL [options]
+
+Deletes the OAuth credential stored for a server (its tokens and client
+registration, for every authorization server) by 'contractpin login'. It does
+not revoke the tokens at the authorization server.
+
+Options:
+  --url URL            the server's URL, instead of NAME (an HTTP server in the lock)
+${LOCK_HELP}
+  --help               show this help
+
+Exit codes: 0 removed, or nothing was stored; 2 bad arguments, a credential store
+that cannot be used.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "logout",
+    args,
+    { ...LOCK_OPTIONS, url: { type: "string" } },
+    1,
+  );
+  const { url, shown } = await authTarget("logout", positionals[0], values, io);
+  const store = openStore(process.env);
+  const resource = resourceUrlFromServerUrl(url).href;
+  const count = Object.keys(await store.read(resource)).length;
+  if (count === 0) {
+    await io.out(`no credential is stored for ${shown}\n`);
+    return EXIT.OK;
+  }
+  await store.write(resource, {});
+  await io.out(`removed the credential of ${shown} from ${store.where}\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { isContractpinError } from "../../src/core/errors.js";
+import { openStore, readEntry, writeEntry, type CredentialEntry } from "../../src/auth/store.js";
+import { configDir } from "../../src/auth/store-file.js";
+import { tempDir } from "../helpers/cleanup.js";
+
+const R = "http://127.0.0.1:1/mcp";
+const ISS = "http://127.0.0.1:2/";
+const entry = (token: string): CredentialEntry => ({
+  resource: R,
+  issuer: ISS,
+  tokens: { access_token: token, token_type: "bearer" },
+  savedAt: 1,
+});
+
+async function rejectsCode(p: Promise<unknown>, code: string): Promise<string> {
+  let message = "";
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(isContractpinError(err), String(err));
+    assert.equal(err.code, code, err.message);
+    message = err.message;
+    return true;
+  });
+  return message;
+}
+
+describe("credential file store", () => {
+  it("creates a 0700 directory and a 0600 file, and reads back what it saved", async () => {
+    const dir = join(tempDir(), "nested", "contractpin");
+    const store = openStore({ CONTRACTPIN_CONFIG_DIR: dir });
+    assert.equal(await readEntry(store, R, ISS), undefined);
+    await writeEntry(store, R, ISS, entry("tok-1"));
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dir, "credentials.json")).mode & 0o777, 0o600);
+    assert.deepEqual(await readEntry(store, R, ISS), entry("tok-1"));
+    // Another issuer for the same resource is another entry.
+    await writeEntry(store, R, "https://other.example/", {
+      ...entry("tok-2"),
+      issuer: "https://other.example/",
+    });
+    assert.equal((await readEntry(store, R, ISS))?.tokens?.access_token, "tok-1");
+    await writeEntry(store, R, ISS, undefined);
+    assert.equal(await readEntry(store, R, ISS), undefined);
+    assert.equal(
+      (await readEntry(store, R, "https://other.example/"))?.tokens?.access_token,
+      "tok-2",
+    );
+  });
+
+  it("refuses a file or a directory that others can read, a symbolic link, or another owner's file", async () => {
+    const dir = join(tempDir(), "c");
+    const store = openStore({ CONTRACTPIN_CONFIG_DIR: dir });
+    await writeEntry(store, R, ISS, entry("tok-1"));
+    const file = join(dir, "credentials.json");
+    chmodSync(file, 0o644);
+    assert.match(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), /mode is 0644/);
+    await rejectsCode(writeEntry(store, R, ISS, entry("tok-2")), "CREDENTIAL_STORE");
+    chmodSync(file, 0o600);
+    chmodSync(dir, 0o755);
+    assert.match(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), /mode is 0755/);
+    chmodSync(dir, 0o700);
+    if (process.getuid?.() === 0) {
+      chownSync(file, 4242, 4242);
+      assert.match(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), /another user/);
+      chownSync(file, 0, 0);
+    }
+    const linked = join(tempDir(), "l");
+    mkdirSync(linked, { mode: 0o700 });
+    symlinkSync(file, join(linked, "credentials.json"));
+    const viaLink = openStore({ CONTRACTPIN_CONFIG_DIR: linked });
+    assert.match(await rejectsCode(viaLink.read(R), "CREDENTIAL_STORE"), /not a file/);
+    // Nothing was weakened or rewritten along the way.
+    assert.equal(
+      JSON.parse(readFileSync(file, "utf8")).resources[R][ISS].tokens.access_token,
+      "tok-1",
+    );
+  });
+
+  it("a save that fails is an error", async () => {
+    const base = tempDir();
+    writeFileSync(join(base, "file"), "");
+    const store = openStore({ CONTRACTPIN_CONFIG_DIR: join(base, "file", "contractpin") });
+    await rejectsCode(writeEntry(store, R, ISS, entry("t")), "CREDENTIAL_STORE");
+  });
+
+  it("refuses a file that is not a credentials file", async () => {
+    const dir = join(tempDir(), "c");
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, "credentials.json"), '{"version":1,"resources":{"a":1,"a":2}}', {
+      mode: 0o600,
+    });
+    await rejectsCode(openStore({ CONTRACTPIN_CONFIG_DIR: dir }).read(R), "CREDENTIAL_STORE");
+  });
+
+  it("never uses a keychain when CONTRACTPIN_CONFIG_DIR is set, and uses one when chosen", async () => {
+    const bin = tempDir();
+    const log = join(bin, "calls");
+    writeFileSync(join(bin, "secret-tool"), `#!/bin/sh\necho "$@" >> ${log}\nexit 1\n`, {
+      mode: 0o755,
+    });
+    const dir = join(tempDir(), "c");
+    const env = { CONTRACTPIN_CONFIG_DIR: dir, PATH: bin };
+    await writeEntry(openStore(env), R, ISS, entry("t"));
+    assert.equal(existsSync(log), false);
+    assert.ok(existsSync(join(dir, "credentials.json")));
+    const keychain = openStore({ ...env, CONTRACTPIN_CREDENTIAL_STORE: "keychain" });
+    assert.equal(keychain.where, "the Secret Service keychain");
+    // A keychain that cannot save is an error, not a fall-back to the file.
+    await rejectsCode(writeEntry(keychain, R, ISS, entry("t")), "CREDENTIAL_STORE");
+    assert.match(readFileSync(log, "utf8"), /^lookup service contractpin resource /m);
+  });
+
+  it("the config directory follows XDG_CONFIG_HOME, then HOME", () => {
+    assert.equal(configDir({ XDG_CONFIG_HOME: "/x" }), "/x/contractpin");
+    assert.equal(configDir({ HOME: "/h" }), "/h/.config/contractpin");
+    assert.equal(configDir({ CONTRACTPIN_CONFIG_DIR: "/c", XDG_CONFIG_HOME: "/x" }), "/c");
+  });
+});

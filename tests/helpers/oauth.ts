@@ -1,0 +1,101 @@
+// The OAuth fixture (tests/fixtures/servers/oauth-server.mjs) and a login
+// driven as a person would: on a pseudo-terminal (python3's pty module), the
+// printed authorization URL fetched by the test, which the fixture's
+// authorization server approves at once by redirecting to the callback.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { killAtEnd } from "./cleanup.js";
+import { CLI } from "./cli.js";
+
+const SCRIPT = fileURLToPath(new URL("../fixtures/servers/oauth-server.mjs", import.meta.url));
+
+export interface OAuthFixture {
+  issuer: string;
+  /** The protected MCP server. */
+  url: string;
+  /** The same server at another origin. */
+  otherUrl: string;
+  /** Each request the fixture received, and each token it issued. */
+  report(): Array<Record<string, unknown>>;
+}
+
+/** Starts the fixture, recording into `dir`/report.jsonl. */
+export async function startOAuthFixture(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<OAuthFixture> {
+  const report = join(dir, "report.jsonl");
+  const child = spawn(process.execPath, [SCRIPT, report], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  killAtEnd(child);
+  const [as, mcp, other] = await new Promise<number[]>((resolve, reject) => {
+    child.stdout!.once("data", (d: Buffer) =>
+      resolve(/listening (\d+) (\d+) (\d+)/.exec(d.toString())!.slice(1).map(Number)),
+    );
+    child.once("exit", () => reject(new Error("the OAuth fixture exited")));
+  });
+  return {
+    issuer: `http://127.0.0.1:${as}/`,
+    url: `http://127.0.0.1:${mcp}/mcp`,
+    otherUrl: `http://127.0.0.1:${other}/mcp`,
+    report: () =>
+      readFileSync(report, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+const DRIVER = `
+import json, os, pty, re, select, subprocess, sys, urllib.request
+main, sub = pty.openpty()
+env = dict(os.environ)
+env.update(json.loads(sys.argv[1]))
+p = subprocess.Popen(json.loads(sys.argv[2]), stdout=sub, stderr=sub, stdin=sub, env=env, cwd=sys.argv[3])
+os.close(sub)
+data, fetched = b"", False
+while True:
+    r, _, _ = select.select([main], [], [], 30)
+    if not r:
+        break
+    try:
+        chunk = os.read(main, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+    m = re.search(rb"(http://127\\.0\\.0\\.1:\\d+/authorize\\S+)", data)
+    if m and not fetched:
+        fetched = True
+        try:
+            urllib.request.urlopen(m.group(1).decode()).read()
+        except Exception:
+            pass
+sys.stdout.write(json.dumps({"code": p.wait(), "data": data.decode("utf-8", "replace")}))
+`;
+
+/** Runs `contractpin login ARGS` on a pseudo-terminal and completes the browser's part. */
+export function loginOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): { code: number; data: string } {
+  const r = spawnSync(
+    "python3",
+    [
+      "-c",
+      DRIVER,
+      JSON.stringify(env),
+      JSON.stringify([process.execPath, CLI, "login", ...args]),
+      cwd,
+    ],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  if (r.status !== 0) throw new Error(`the login driver failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { code: number; data: string };
+}
