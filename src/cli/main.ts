@@ -43,6 +43,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "serve one pinned server to an MCP client, withholding tools that drifted",
     load: () => import("./commands/guard.js"),
   },
+  wrap: {
+    summary: "rewrite MCP client configs to launch each pinned server through the guard",
+    load: () => import("./commands/wrap.js"),
+  },
+  unwrap: {
+    summary: "restore the client config entries that wrap rewrote",
+    load: () => import("./commands/unwrap.js"),
+  },
   dump: {
     summary: "print a server's tools/list pages exactly as served (a dump file)",
     load: () => import("./commands/dump.js"),

@@ -47,7 +47,7 @@ export type SourceErrorCode =
   "SECRET_IN_DEFINITION" | "ENV_UNSET" | "ENV_NOT_ALLOWED" | "SOURCE_INVALID" | "SERVER_UNREADABLE";
 
 /** Codes raised when importing MCP client config files (each is exit 2). */
-export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";
+export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT" | "CONFIG_CHANGED";
 
 /** Codes raised at the edges: the command line and the files it names. */
 export type CliErrorCode =

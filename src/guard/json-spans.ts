@@ -107,3 +107,35 @@ export function elementSpans(text: string, array: Span): Span[] | undefined {
     i = skipSpace(text, i + 1);
   }
 }
+
+/** One member of an object in JSON text: its name, where its key starts, and its value's span. */
+export interface MemberSpan {
+  name: string;
+  /** The offset of the key's opening quote. */
+  start: number;
+  value: Span;
+}
+
+/** The members of the object that spans `object`, in order, or undefined if it is not one. */
+export function memberSpans(text: string, object: Span): MemberSpan[] | undefined {
+  let i = object[0];
+  if (text.charCodeAt(i) !== 0x7b) return undefined;
+  const members: MemberSpan[] = [];
+  i = skipSpace(text, i + 1);
+  while (text.charCodeAt(i) === 0x22) {
+    const start = i;
+    const keyEnd = skipString(text, i);
+    if (keyEnd === -1) return undefined;
+    const name = JSON.parse(text.slice(i, keyEnd)) as string;
+    i = skipSpace(text, keyEnd);
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i = skipSpace(text, i + 1);
+    const end = skipValue(text, i);
+    if (end === -1) return undefined;
+    members.push({ name, start, value: [i, end] });
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== 0x2c) break;
+    i = skipSpace(text, i + 1);
+  }
+  return text.charCodeAt(i) === 0x7d && i + 1 === object[1] ? members : undefined;
+}
