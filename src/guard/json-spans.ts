@@ -58,6 +58,16 @@ function skipValue(text: string, i: number): number {
   }
 }
 
+/** The name of the member whose key opens at `i`, and where its value starts, or undefined. */
+function memberKey(text: string, i: number): { name: string; value: number } | undefined {
+  const keyEnd = skipString(text, i);
+  if (keyEnd === -1) return undefined;
+  const name = JSON.parse(text.slice(i, keyEnd)) as string;
+  const colon = skipSpace(text, keyEnd);
+  if (text.charCodeAt(colon) !== 0x3a) return undefined;
+  return { name, value: skipSpace(text, colon + 1) };
+}
+
 /** The span of the value at `path` (object member names from the root), or undefined. */
 export function valueSpan(text: string, path: readonly string[]): Span | undefined {
   let i = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
@@ -66,13 +76,10 @@ export function valueSpan(text: string, path: readonly string[]): Span | undefin
     i = skipSpace(text, i + 1);
     let found = -1;
     while (text.charCodeAt(i) === 0x22) {
-      const keyEnd = skipString(text, i);
-      if (keyEnd === -1) return undefined;
-      const name = JSON.parse(text.slice(i, keyEnd)) as string;
-      i = skipSpace(text, keyEnd);
-      if (text.charCodeAt(i) !== 0x3a) return undefined;
-      i = skipSpace(text, i + 1);
-      if (name === key) {
+      const member = memberKey(text, i);
+      if (member === undefined) return undefined;
+      i = member.value;
+      if (member.name === key) {
         found = i;
         break;
       }
@@ -124,15 +131,12 @@ export function memberSpans(text: string, object: Span): MemberSpan[] | undefine
   i = skipSpace(text, i + 1);
   while (text.charCodeAt(i) === 0x22) {
     const start = i;
-    const keyEnd = skipString(text, i);
-    if (keyEnd === -1) return undefined;
-    const name = JSON.parse(text.slice(i, keyEnd)) as string;
-    i = skipSpace(text, keyEnd);
-    if (text.charCodeAt(i) !== 0x3a) return undefined;
-    i = skipSpace(text, i + 1);
+    const member = memberKey(text, i);
+    if (member === undefined) return undefined;
+    i = member.value;
     const end = skipValue(text, i);
     if (end === -1) return undefined;
-    members.push({ name, start, value: [i, end] });
+    members.push({ name: member.name, start, value: [i, end] });
     i = skipSpace(text, end);
     if (text.charCodeAt(i) !== 0x2c) break;
     i = skipSpace(text, i + 1);

@@ -73,6 +73,17 @@ describe("wrap and unwrap plans", () => {
     assert.deepEqual(servers.b.args, GUARD_ARGS("b"));
   });
 
+  it("comments with characters outside ASCII before an entry do not shift it", () => {
+    const text =
+      '{\n  // café ✓ 😀\n  "servers": {\n    /* é */ "a": {"command": "node"}\n  }\n}\n';
+    const after = roundTrip(text);
+    assert.ok(
+      after.startsWith(
+        '{\n  // café ✓ 😀\n  "servers": {\n    /* é */ "a": { "command": "/usr/bin/node"',
+      ),
+    );
+  });
+
   it("CRLF line ends, a byte order mark and tab indentation survive the round trip", () => {
     const text =
       '\ufeff{\r\n\t"mcpServers": {\r\n\t\t"m": {\r\n\t\t\t"command": "node",\r\n\t\t\t"args": ["m.js"]\r\n\t\t}\r\n\t}\r\n}';

@@ -182,6 +182,23 @@ describe("wrap and unwrap", () => {
     }
   });
 
+  it("without --from: the project's configs; --user adds every user-level one", () => {
+    const project = runCli(["wrap", "--dry-run", "--lock", lock], { cwd: tree.project, env });
+    assert.equal(project.code, 0, project.stderr);
+    const files = (out: string) => [...out.matchAll(/^(\S.*): would wrap/gm)].map((m) => m[1]);
+    assert.deepEqual(
+      files(project.stderr),
+      [".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json"].map((f) => join(tree.project, f)),
+    );
+    const user = runCli(["wrap", "--dry-run", "--user", "--lock", lock], {
+      cwd: tree.project,
+      env,
+    });
+    assert.equal(user.code, 0, user.stderr);
+    assert.equal(files(user.stderr).length, CLIENTS.length);
+    noSecret(user.stdout + user.stderr, "the diff of every config");
+  });
+
   it("an entry whose command is not what the lock pins is left alone (exit 1); other servers are wrapped", () => {
     const file = join(tree.root, "changed.json");
     const text = readFileSync(
