@@ -79,6 +79,6 @@ export async function runRewrite(
 }
 
 /** 1 when an entry that should have changed was left as it is; else 0. */
-export function exitCode(results: FileResult[]): number {
+function exitCode(results: FileResult[]): number {
   return results.some((r) => r.plan.outcomes.some((o) => o.missed)) ? EXIT.DRIFT : EXIT.OK;
 }

@@ -198,6 +198,27 @@ describe("wrap and unwrap plans", () => {
     assert.match(http.outcomes[0]!.reason, /its transport is not what the lock pins/);
   });
 
+  it("~/.claude.json: both scopes are wrapped; a user-scope entry under a local one is left alone", () => {
+    const plan = wrapText(new TextDecoder().decode(fixture("home/.claude.json")));
+    const scratch = plan.outcomes.filter((o) => o.name === "scratch");
+    assert.deepEqual(
+      scratch.map((o) => [o.action, o.missed]),
+      [
+        ["left", false],
+        ["changed", false],
+      ],
+    );
+    assert.match(scratch[0]!.reason, /^overridden by the entry of the same name in projects/);
+    const doc = JSON.parse(plan.after);
+    assert.equal(doc.projects["/work/project"].mcpServers["local-memory"].command, LAUNCHER[0]);
+    assert.equal(doc.mcpServers["user-memory"].command, LAUNCHER[0]);
+    assert.equal(doc.mcpServers.scratch.command, "npx");
+    assert.equal(
+      doc.projects["/home/someone/other-project"].mcpServers["other-project-db"].command,
+      "npx",
+    );
+  });
+
   it("a TOML entry written as an inline table cannot be edited: left alone, and counted as missed", () => {
     const text = '[mcp_servers]\nm = { command = "node", args = ["m.js"] }\n';
     const plan = wrapText(text, lockFor(text, "c.toml"), "c.toml");

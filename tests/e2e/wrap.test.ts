@@ -32,7 +32,7 @@ const CLIENTS: Array<[string, string, string[], string[]]> = [
   [
     "Claude Code (user)",
     "home/.claude.json",
-    ["user-memory", "context7", "puppeteer", "local-memory"],
+    ["user-memory", "context7", "puppeteer", "local-memory", "scratch"],
     [],
   ],
   [

@@ -100,9 +100,10 @@ function planEntry(
     return { outcome: { name, action: "changed", reason: "restored", missed: false }, edit };
   }
   if (wrapped) return unchanged("already wrapped");
+  // An entry the client does not use (Claude Code's user-scope one under a local one of the same name).
+  if (!live) return left(entry.skip!, false);
   const match = matchLock(name, raw, file, ctx, mode.wrap.lock);
   if (!match.ok) return left(match.reason, match.pinned);
-  if (entry.skip !== undefined && entry.skip !== "disabled") return left(entry.skip, false);
   if (place === undefined) return left("wrap cannot edit this entry as it is written", true);
   const original = text.slice(place.span[0], place.span[1]);
   const format = doc.syntax === "toml" ? "codex" : "mcp-servers";

@@ -5,7 +5,7 @@ import {
   readFileSync,
   realpathSync,
   statSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { ContractpinError } from "../../core/errors.js";
 import { writeFileAtomic } from "../../io/lock-file.js";
@@ -46,7 +46,7 @@ function backup(file: string, bytes: Uint8Array): string {
       );
     }
     try {
-      writeSync(fd, bytes);
+      writeFileSync(fd, bytes);
     } finally {
       closeSync(fd);
     }
