@@ -51,6 +51,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "delete the OAuth credential stored for a server",
     load: () => import("./commands/logout.js"),
   },
+  wrap: {
+    summary: "rewrite MCP client configs to launch each pinned server through the guard",
+    load: () => import("./commands/wrap.js"),
+  },
+  unwrap: {
+    summary: "restore the client config entries that wrap rewrote",
+    load: () => import("./commands/unwrap.js"),
+  },
   dump: {
     summary: "print a server's tools/list pages exactly as served (a dump file)",
     load: () => import("./commands/dump.js"),

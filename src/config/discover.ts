@@ -69,6 +69,32 @@ export function configLocations(options: LocationOptions): ConfigLocation[] {
   ];
 }
 
+/** The config files a command reads, and whether each must exist. */
+export interface SelectedConfigs {
+  paths: string[];
+  /** true for files named with --from: see ImportConfigsOptions.required. */
+  required: boolean;
+}
+
+/**
+ * The files `init`, `wrap` and `unwrap` read: the ones named with --from, or
+ * else the discovered project configs (and with `user` the user-level ones).
+ */
+export function selectConfigs(
+  from: string[] | undefined,
+  user: boolean,
+  options: Omit<LocationOptions, "platform" | "env"> &
+    Partial<Pick<LocationOptions, "platform" | "env">>,
+): SelectedConfigs {
+  if (from !== undefined) return { paths: from, required: true };
+  const locations = configLocations({
+    platform: process.platform,
+    env: process.env,
+    ...options,
+  }).filter((l) => l.scope === "project" || user);
+  return { paths: locations.map((l) => l.path), required: false };
+}
+
 /** The servers of several config files, merged. */
 export interface ImportedConfigs {
   servers: ImportedServer[];
@@ -91,7 +117,15 @@ export interface ImportConfigsOptions {
   required: boolean;
 }
 
-async function readIfPresent(file: string, required: boolean): Promise<Uint8Array | undefined> {
+/**
+ * A config file's bytes; undefined for a missing file that is not required.
+ *
+ * @throws ContractpinError CONFIG_INVALID for a file that cannot be read (or is required and missing).
+ */
+export async function readIfPresent(
+  file: string,
+  required: boolean,
+): Promise<Uint8Array | undefined> {
   try {
     return await readFile(file);
   } catch (err) {

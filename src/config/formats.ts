@@ -19,6 +19,8 @@ export type ConfigFormat = "vscode" | "claude-code-user" | "mcp-servers" | "code
 export interface ServerEntry {
   name: string;
   raw: RawServer;
+  /** The member names from the document's root to the entry: `["mcpServers", name]`, ... */
+  path: string[];
   /** Why the server is not imported ("disabled", ...); undefined when it is. */
   skip?: string;
 }
@@ -47,11 +49,18 @@ export function detectFormat(doc: ConfigDocument): ConfigFormat | undefined {
   return undefined;
 }
 
-function entriesOf(file: string, container: unknown, key: string, prefix = ""): ServerEntry[] {
+function entriesOf(
+  file: string,
+  container: unknown,
+  key: string,
+  prefix = "",
+  at: string[] = [],
+): ServerEntry[] {
   const servers = member(container, key) ?? {};
   return Object.entries(servers).map(([name, entry]) => {
     const raw = readRawServer(entry, `${file}: ${pathKey(prefix + key, name)}`);
-    return raw.disabled ? { name, raw, skip: "disabled" } : { name, raw };
+    const path = [...at, key, name];
+    return raw.disabled ? { name, raw, path, skip: "disabled" } : { name, raw, path };
   });
 }
 
@@ -67,7 +76,13 @@ function claudeCodeUser(doc: ConfigDocument, file: string, projectDir: string): 
     Object.keys(projects).find((k) => k === projectDir) ??
     Object.keys(projects).find((k) => samePath(k, projectDir));
   const project = key === undefined ? undefined : member(projects, key);
-  const local = entriesOf(file, project, "mcpServers", `projects[${JSON.stringify(key)}].`);
+  const local = entriesOf(
+    file,
+    project,
+    "mcpServers",
+    `projects[${JSON.stringify(key)}].`,
+    key === undefined ? [] : ["projects", key],
+  );
   // Claude Code's local scope wins over its user scope for one name.
   const user = entriesOf(file, doc.value, "mcpServers").map((e) =>
     local.some((l) => l.name === e.name)

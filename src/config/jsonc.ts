@@ -13,15 +13,21 @@
  * and line numbers in a later parse error still point into the original file.
  * An unterminated block comment is left as it is, for the parser to report
  * where it starts.
+ *
+ * @param units "utf8" (default): a removed character becomes one space per
+ *   UTF-8 byte (positions in parse errors); "utf16": one space per UTF-16
+ *   code unit, so that offsets into the result are offsets into `text`
+ *   (for editing the original text where the result has a value).
  */
-export function stripJsonc(text: string): string {
-  return stripTrailingCommas(stripComments(text));
+export function stripJsonc(text: string, units: "utf8" | "utf16" = "utf8"): string {
+  return stripTrailingCommas(stripComments(text, units));
 }
 
-function blank(text: string): string {
+function blank(text: string, units: "utf8" | "utf16"): string {
   let out = "";
   for (const ch of text) {
-    out += ch === "\n" || ch === "\r" ? ch : " ".repeat(utf8Length(ch.codePointAt(0)!));
+    const width = units === "utf16" ? ch.length : utf8Length(ch.codePointAt(0)!);
+    out += ch === "\n" || ch === "\r" ? ch : " ".repeat(width);
   }
   return out;
 }
@@ -44,7 +50,7 @@ function stringEnd(text: string, start: number): number {
   return text.length;
 }
 
-function stripComments(text: string): string {
+function stripComments(text: string, units: "utf8" | "utf16"): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -56,7 +62,7 @@ function stripComments(text: string): string {
     } else if (c === "/" && text[i + 1] === "/") {
       let end = i;
       while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
-      out += blank(text.slice(i, end));
+      out += blank(text.slice(i, end), units);
       i = end;
     } else if (c === "/" && text[i + 1] === "*") {
       const close = text.indexOf("*/", i + 2);
@@ -64,7 +70,7 @@ function stripComments(text: string): string {
         out += text.slice(i);
         break;
       }
-      out += blank(text.slice(i, close + 2));
+      out += blank(text.slice(i, close + 2), units);
       i = close + 2;
     } else {
       out += c;

@@ -60,7 +60,7 @@ export type SourceErrorCode =
 export type AuthErrorCode = "AUTH_REQUIRED" | "AUTH_FAILED" | "CREDENTIAL_STORE";
 
 /** Codes raised when importing MCP client config files (each is exit 2). */
-export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT";
+export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT" | "CONFIG_CHANGED";
 
 /** Codes raised at the edges: the command line and the files it names. */
 export type CliErrorCode =

@@ -58,6 +58,16 @@ function skipValue(text: string, i: number): number {
   }
 }
 
+/** The name of the member whose key opens at `i`, and where its value starts, or undefined. */
+function memberKey(text: string, i: number): { name: string; value: number } | undefined {
+  const keyEnd = skipString(text, i);
+  if (keyEnd === -1) return undefined;
+  const name = JSON.parse(text.slice(i, keyEnd)) as string;
+  const colon = skipSpace(text, keyEnd);
+  if (text.charCodeAt(colon) !== 0x3a) return undefined;
+  return { name, value: skipSpace(text, colon + 1) };
+}
+
 /** The span of the value at `path` (object member names from the root), or undefined. */
 export function valueSpan(text: string, path: readonly string[]): Span | undefined {
   let i = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
@@ -66,13 +76,10 @@ export function valueSpan(text: string, path: readonly string[]): Span | undefin
     i = skipSpace(text, i + 1);
     let found = -1;
     while (text.charCodeAt(i) === 0x22) {
-      const keyEnd = skipString(text, i);
-      if (keyEnd === -1) return undefined;
-      const name = JSON.parse(text.slice(i, keyEnd)) as string;
-      i = skipSpace(text, keyEnd);
-      if (text.charCodeAt(i) !== 0x3a) return undefined;
-      i = skipSpace(text, i + 1);
-      if (name === key) {
+      const member = memberKey(text, i);
+      if (member === undefined) return undefined;
+      i = member.value;
+      if (member.name === key) {
         found = i;
         break;
       }
@@ -106,4 +113,33 @@ export function elementSpans(text: string, array: Span): Span[] | undefined {
     if (c !== 0x2c) return undefined;
     i = skipSpace(text, i + 1);
   }
+}
+
+/** One member of an object in JSON text: its name, where its key starts, and its value's span. */
+export interface MemberSpan {
+  name: string;
+  /** The offset of the key's opening quote. */
+  start: number;
+  value: Span;
+}
+
+/** The members of the object that spans `object`, in order, or undefined if it is not one. */
+export function memberSpans(text: string, object: Span): MemberSpan[] | undefined {
+  let i = object[0];
+  if (text.charCodeAt(i) !== 0x7b) return undefined;
+  const members: MemberSpan[] = [];
+  i = skipSpace(text, i + 1);
+  while (text.charCodeAt(i) === 0x22) {
+    const start = i;
+    const member = memberKey(text, i);
+    if (member === undefined) return undefined;
+    i = member.value;
+    const end = skipValue(text, i);
+    if (end === -1) return undefined;
+    members.push({ name: member.name, start, value: [i, end] });
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== 0x2c) break;
+    i = skipSpace(text, i + 1);
+  }
+  return text.charCodeAt(i) === 0x7d && i + 1 === object[1] ? members : undefined;
 }

@@ -17,6 +17,14 @@ describe("stripJsonc", () => {
     );
   });
 
+  it("in utf16 mode, keeps string offsets instead, so spans point into the original text", () => {
+    const text = '{\n  // café ✓ 😀\n  "a": /* é */ [1,],\n}';
+    const plain = stripJsonc(text, "utf16");
+    assert.equal(plain.length, text.length);
+    assert.equal(plain.indexOf("[1"), text.indexOf("[1"));
+    assert.deepEqual(JSON.parse(plain), { a: [1] });
+  });
+
   it("removes trailing commas before } and ], across whitespace and comments", () => {
     const plain = stripJsonc('{"a": [1, 2, ], "b": {"c": 3, // last\n }, }');
     assert.deepEqual(JSON.parse(plain), { a: [1, 2], b: { c: 3 } });

@@ -1,5 +1,4 @@
 import { homedir } from "node:os";
-import { isAbsolute, relative, sep } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { compareServer } from "../../core/compare.js";
 import { ContractpinError } from "../../core/errors.js";
@@ -21,6 +20,7 @@ import {
   REPEAT_OPTIONS,
   lockPath,
 } from "../common.js";
+import { checkConfigOptions, nothingFound } from "../config-files.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
@@ -88,12 +88,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       `${lockFile} already exists; 'contractpin init --force' re-pins every server, 'contractpin update' re-pins some`,
     );
   }
-  if (values.from !== undefined && values.user === true) {
-    throw new ContractpinError(
-      "USAGE",
-      "--user discovers configs; with --from, name the files instead (see 'contractpin init --help')",
-    );
-  }
+  checkConfigOptions("init", values);
 
   const { imported, searched } = await importFromConfigs(values.from, values.user === true);
   let requests: PinRequest[];
@@ -119,7 +114,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       previous?.servers ?? {},
     );
     // Nothing to pin at all: say where init looked, so a config in the wrong place is found.
-    if (requests.length === 0) await io.err(`${nothingFound(searched, values.user === true)}\n`);
+    if (requests.length === 0) {
+      await io.err(`${nothingFound(searched, values.user === true, "nothing to pin")}\n`);
+    }
   }
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
@@ -161,47 +158,14 @@ async function importFromConfigs(
   user: boolean,
 ): Promise<{ imported: ImportedConfigs; searched: string[] }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
-  const { configLocations, importConfigs } = await import("../../config/discover.js");
+  const { importConfigs, selectConfigs } = await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
-  if (from !== undefined) {
-    return {
-      imported: await importConfigs(from, { projectDir, home, required: true }),
-      searched: from,
-    };
-  }
-  const locations = configLocations({
-    projectDir,
-    home,
-    platform: process.platform,
-    env: process.env,
-  }).filter((l) => l.scope === "project" || user);
-  const searched = locations.map((l) => l.path);
+  const { paths, required } = selectConfigs(from, user, { projectDir, home });
   return {
-    imported: await importConfigs(searched, { projectDir, home, required: false }),
-    searched,
+    imported: await importConfigs(paths, { projectDir, home, required }),
+    searched: paths,
   };
-}
-
-/**
- * Says where init looked when it found no client config: each file it
- * checked (relative to the current directory; a user-level one under the
- * home directory as ~/...), and whether the user-level ones were included.
- */
-function nothingFound(searched: string[], user: boolean): string {
-  const home = homedir();
-  const shown = searched.map((file) => {
-    const fromCwd = relative(process.cwd(), file);
-    if (!fromCwd.startsWith("..") && !isAbsolute(fromCwd)) return fromCwd.split(sep).join("/");
-    const fromHome = relative(home, file);
-    return !fromHome.startsWith("..") && !isAbsolute(fromHome)
-      ? `~/${fromHome.split(sep).join("/")}`
-      : file;
-  });
-  const scope = user
-    ? "project and user-level configs"
-    : "project configs only; --user adds the user-level ones";
-  return `contractpin: no MCP client config found (looked for ${shown.join(", ")}: ${scope}); nothing to pin`;
 }
 
 async function reportImport(imported: ImportedConfigs, io: Io): Promise<void> {

@@ -1,0 +1,40 @@
+import type { Io } from "../io.js";
+import { LOCK_HELP } from "../common.js";
+import { CONFIG_HELP, runRewrite } from "../wrap-command.js";
+
+export const help = `Usage: contractpin wrap [--from PATH]... [--user] [--dry-run] [--lock PATH]
+
+Rewrites MCP client configs so that each server the lock pins is launched
+through 'contractpin guard NAME --lock /abs/path/contractpin.lock' (this
+node and this contractpin, by absolute path). An entry is wrapped when its
+name is a server of the lock and it defines exactly what the lock pins
+(imported as init imports it: command, args, env, cwd, or url and headers).
+An HTTP entry becomes a stdio entry that launches the guard, which connects
+to the server over HTTP. The guard gets, in the entry's env, the variables the
+lock refers to, spelled as the config spelled them.
+
+Left alone, and listed: servers the lock does not pin, and entries that
+define something else than the lock pins (wrapping them would guard another
+server). Only the wrapped entries' text changes; comments, key order and
+indentation elsewhere stay byte for byte. The entry's original text is kept
+in the wrapped entry (env CONTRACTPIN_WRAPPED_ENTRY), so 'contractpin unwrap'
+gives back the original bytes even without the backup. Before writing, a
+backup is kept beside the file (FILE.contractpin-backup, or .1, .2, ... when
+one with other content exists); the write is atomic. Wrapping a wrapped entry
+changes nothing.
+
+Options:
+${CONFIG_HELP}
+${LOCK_HELP}
+  --help               show this help
+
+Exit codes: 0 done, or nothing to do; 1 done, but an entry of a server the
+lock pins was left unwrapped (its definition differs from the lock's, or it
+cannot be edited as written); 2 could not run: no lock or a corrupt one, a
+config that cannot be read or parsed, a config that changed meanwhile, bad
+arguments.
+`;
+
+export function run(args: string[], io: Io): Promise<number> {
+  return runRewrite("wrap", args, io);
+}
