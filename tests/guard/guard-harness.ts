@@ -15,6 +15,11 @@ export const FAKE = fileURLToPath(
   new URL("../fixtures/servers/guard-fake-server.mjs", import.meta.url),
 );
 
+/** A server that speaks only protocol 2026-07-28, with the same tools as FAKE. */
+export const MODERN = fileURLToPath(
+  new URL("../fixtures/servers/modern-fake-server.mjs", import.meta.url),
+);
+
 /** The fake server's tools as it writes them (the same literals as the fixture). */
 export const RAW = {
   alpha:
@@ -40,8 +45,11 @@ export function digestsOf(dir: string, tools: string[]): ServerDigests {
   return pythonDigest(dump) as ServerDigests;
 }
 
-/** A state folder for one fake server, and a lock pinning it as `fake` with the given tools. */
-export function fakeSetup(pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate]): {
+/** A state folder for one fake server (`script`), and a lock pinning it as `fake` with the given tools. */
+export function fakeSetup(
+  pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate],
+  script = FAKE,
+): {
   dir: string;
   lock: string;
   digests: ServerDigests;
@@ -57,7 +65,7 @@ export function fakeSetup(pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate]):
       canonicalization: "contractpin-canonical-json/1",
       generated_at: "2026-12-01T00:00:00Z",
       servers: {
-        fake: { transport: "stdio", command: [process.execPath, FAKE, dir], ...digests },
+        fake: { transport: "stdio", command: [process.execPath, script, dir], ...digests },
       },
     }),
   );
