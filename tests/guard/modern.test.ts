@@ -5,14 +5,19 @@
 // itself sends.
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { atEnd } from "../helpers/cleanup.js";
+import { atEnd, tempDir } from "../helpers/cleanup.js";
 import { CLI } from "../helpers/cli.js";
+import { startHttpScript } from "../helpers/servers.js";
 import {
   assert,
+  digestsOf,
   eventLines,
   fakeSetup,
   MODERN,
+  RAW,
   RawClient,
   received,
   type Loose,
@@ -204,3 +209,76 @@ describe("what the guard sends in a 2026-07-28 session", () => {
     assert.equal((await client.close()).code, 0);
   });
 });
+
+describe("a 2026-07-28 server over Streamable HTTP, through the guard", () => {
+  it("gets Mcp-Method and Mcp-Name headers that agree with each body, and drift is still refused", async () => {
+    const dir = tempDir("contractpin-guard-modern-http-");
+    const server = await startHttpScript(MODERN, [dir, "http"]);
+    const lock = join(dir, "contractpin.lock");
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        contractpin: "1",
+        algorithm: "sha256",
+        canonicalization: "contractpin-canonical-json/1",
+        generated_at: "2026-12-01T00:00:00Z",
+        servers: {
+          fake: {
+            transport: "http",
+            url: server.url,
+            ...digestsOf(dir, [RAW.alpha, RAW.beta, RAW.mutate]),
+          },
+        },
+      }),
+    );
+    const { client, stderr } = await modernClient(lock);
+    try {
+      let heard!: () => void;
+      const notified = new Promise<void>((resolve) => (heard = resolve));
+      client.setNotificationHandler("notifications/tools/list_changed", () => heard());
+      const subscription = await client.listen({ toolsListChanged: true });
+      assert.deepEqual(await names(client), ["alpha", "beta", "mutate"]);
+      const ok = await client.callTool({ name: "alpha", arguments: {} });
+      assert.deepEqual(ok.content, [{ type: "text", text: "called alpha" }]);
+      await client.callTool({ name: "mutate", arguments: { what: "drift" } });
+      await notified;
+      await assert.rejects(
+        client.callTool({ name: "alpha", arguments: {} }),
+        (err: unknown) => err instanceof ProtocolError && err.code === -32602,
+      );
+      const posts = httpReceived(dir).filter((r) => r.body.id !== undefined);
+      assert.deepEqual(
+        posts.filter((r) => r.body.method === "tools/call").map((r) => r.body.params.name),
+        ["alpha", "mutate"],
+      );
+      const own = posts.filter((r) => String(r.body.id).startsWith("contractpin-guard-"));
+      assert.deepEqual(
+        [...new Set(own.map((r) => r.body.method))],
+        ["subscriptions/listen", "tools/list"],
+      );
+      for (const { headers, body } of posts) {
+        assert.equal(headers["mcp-method"], body.method);
+        assert.equal(headers["mcp-protocol-version"], V);
+        assert.equal(
+          headers["mcp-name"],
+          body.method === "tools/call" ? body.params.name : undefined,
+        );
+      }
+      assert.doesNotMatch(stderr(), /HTTP 400/);
+      await subscription.close();
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});
+
+/** What the HTTP fake server received: each POST's headers and parsed body. */
+function httpReceived(dir: string): { headers: Record<string, string>; body: Loose }[] {
+  return readFileSync(join(dir, "received.log"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { headers: Record<string, string>; body: string })
+    .filter((r) => r.body !== "")
+    .map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as Loose }));
+}
