@@ -4,22 +4,26 @@
 // to 2026-07-28 over stdio, and with a line-level client for what the guard
 // itself sends.
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { atEnd, tempDir } from "../helpers/cleanup.js";
+import { tempDir } from "../helpers/cleanup.js";
 import { CLI } from "../helpers/cli.js";
 import { startHttpScript } from "../helpers/servers.js";
 import {
+  allPages,
   assert,
   digestsOf,
   eventLines,
   fakeSetup,
   MODERN,
+  officialClient,
   RAW,
   RawClient,
   received,
+  refusedAsDrifted,
+  toolNames,
+  writeLock,
   type Loose,
 } from "./guard-harness.js";
 
@@ -30,47 +34,16 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-const ANY = {
-  "~standard": { version: 1 as const, vendor: "test", validate: (value: unknown) => ({ value }) },
-};
-
 /** The official client, pinned to 2026-07-28, launching `contractpin guard fake --lock LOCK`. */
-async function modernClient(lock: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "guard", "fake", "--lock", lock],
-    stderr: "pipe",
+function modernClient(lock: string): Promise<{ client: Client; stderr: () => string }> {
+  return officialClient([process.execPath, CLI, "guard", "fake", "--lock", lock], {
+    capabilities: {},
+    versionNegotiation: { mode: { pin: V } },
   });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client(
-    { name: "guard-test", version: "1.0.0" },
-    { capabilities: {}, versionNegotiation: { mode: { pin: V } } },
-  );
-  await client.connect(transport);
-  const pid = transport.pid;
-  atEnd(() => {
-    try {
-      if (pid !== null) process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  });
-  return { client, stderr: () => stderr };
 }
 
 async function names(client: Client): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      ANY,
-    )) as { tools: { name: string }[]; nextCursor?: string };
-    out.push(...page.tools.map((t) => t.name));
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return out;
+  return toolNames(await allPages(client));
 }
 
 const calls = (dir: string) =>
@@ -100,11 +73,7 @@ describe("the official client under 2026-07-28 through the guard", () => {
       // A client that keeps its stale list calls the drifted tool at once.
       await assert.rejects(
         client.callTool({ name: "alpha", arguments: {} }),
-        (err: unknown) =>
-          err instanceof ProtocolError &&
-          err.code === -32602 &&
-          /Unknown tool: alpha/.test(err.message) &&
-          (err.data as { reason?: string }).reason === "drifted",
+        refusedAsDrifted("alpha"),
       );
       assert.deepEqual(await names(client), ["beta", "mutate"]);
       assert.deepEqual(calls(dir), ["alpha", "mutate"]);
@@ -215,22 +184,13 @@ describe("a 2026-07-28 server over Streamable HTTP, through the guard", () => {
     const dir = tempDir("contractpin-guard-modern-http-");
     const server = await startHttpScript(MODERN, [dir, "http"]);
     const lock = join(dir, "contractpin.lock");
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        contractpin: "1",
-        algorithm: "sha256",
-        canonicalization: "contractpin-canonical-json/1",
-        generated_at: "2026-12-01T00:00:00Z",
-        servers: {
-          fake: {
-            transport: "http",
-            url: server.url,
-            ...digestsOf(dir, [RAW.alpha, RAW.beta, RAW.mutate]),
-          },
-        },
-      }),
-    );
+    writeLock(lock, {
+      fake: {
+        transport: "http",
+        url: server.url,
+        ...digestsOf(dir, [RAW.alpha, RAW.beta, RAW.mutate]),
+      },
+    });
     const { client, stderr } = await modernClient(lock);
     try {
       let heard!: () => void;

@@ -2,65 +2,30 @@
 // `contractpin guard`: against server-everything, everything it does gives
 // the same results as a direct connection; against the fake server, a drift
 // in the middle of the session is heard, withheld and refused.
-import { Client, ProtocolError, type ClientCapabilities } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { after, before, describe, it } from "node:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { atEnd, tempDir } from "../helpers/cleanup.js";
+import { tempDir } from "../helpers/cleanup.js";
 import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
 import { rawStdioDump, SERVERS } from "../helpers/servers.js";
-import { assert, fakeSetup, received } from "./guard-harness.js";
+import {
+  allPages,
+  assert,
+  fakeSetup,
+  officialClient,
+  received,
+  refusedAsDrifted,
+  toolNames,
+  writeLock,
+} from "./guard-harness.js";
 
-// Every result untouched: the comparison is of what was served, not of what a schema kept.
-const ANY = {
-  "~standard": {
-    version: 1 as const,
-    vendor: "test",
-    validate: (value: unknown) => ({ value }),
-  },
-};
-
-async function connect(
+function connect(
   command: string[],
   capabilities: ClientCapabilities = {},
-  setup: (client: Client) => void = () => undefined,
+  setup?: (client: Client) => void,
 ): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: command[0]!,
-    args: command.slice(1),
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "guard-test", version: "1.0.0" }, { capabilities });
-  setup(client);
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid !== null)
-    atEnd(() => {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    });
-  return { client, stderr: () => stderr };
-}
-
-/** Every tools/list page, as served. */
-async function allPages(client: Client): Promise<unknown[]> {
-  const pages: unknown[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      ANY,
-    )) as { nextCursor?: string };
-    pages.push(page);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return pages;
+  return officialClient(command, { capabilities }, setup);
 }
 
 describe("server-everything through the guard, with the official client", () => {
@@ -170,22 +135,13 @@ describe("server-everything's own requests through the guard, with the official 
   before(async () => {
     const dump = join(dir, "dump.json");
     writeFileSync(dump, rawStdioDump([process.execPath, SERVERS.everything], {}, capabilities));
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        contractpin: "1",
-        algorithm: "sha256",
-        canonicalization: "contractpin-canonical-json/1",
-        generated_at: "2026-12-01T00:00:00Z",
-        servers: {
-          everything: {
-            transport: "stdio",
-            command: [process.execPath, SERVERS.everything],
-            ...(pythonDigest(dump) as object),
-          },
-        },
-      }),
-    );
+    writeLock(lock, {
+      everything: {
+        transport: "stdio",
+        command: [process.execPath, SERVERS.everything],
+        ...(pythonDigest(dump) as object),
+      },
+    });
     const a = answering(asked[0]!);
     direct = (await connect([process.execPath, SERVERS.everything], capabilities, a.setup)).client;
     const b = answering(asked[1]!);
@@ -204,7 +160,7 @@ describe("server-everything's own requests through the guard, with the official 
   it("lists the tools of those capabilities alike, none withheld", async () => {
     const pages = await allPages(guarded.client);
     assert.deepEqual(pages, await allPages(direct));
-    const listed = names(pages);
+    const listed = toolNames(pages);
     assert.ok(
       listed.includes("trigger-sampling-request") && listed.includes("trigger-elicitation-request"),
     );
@@ -244,17 +200,13 @@ describe("a drift in the middle of a session, with the official client", () => {
       const notified = new Promise<void>((resolve) => (heard = resolve));
       client.setNotificationHandler("notifications/tools/list_changed", () => heard());
       const before = await allPages(client);
-      assert.deepEqual(names(before), ["alpha", "beta", "mutate"]);
+      assert.deepEqual(toolNames(before), ["alpha", "beta", "mutate"]);
       await client.callTool({ name: "mutate", arguments: { what: "drift" } });
       await notified;
-      assert.deepEqual(names(await allPages(client)), ["beta", "mutate"]);
+      assert.deepEqual(toolNames(await allPages(client)), ["beta", "mutate"]);
       await assert.rejects(
         client.callTool({ name: "alpha", arguments: {} }),
-        (err: unknown) =>
-          err instanceof ProtocolError &&
-          err.code === -32602 &&
-          /Unknown tool: alpha/.test(err.message) &&
-          (err.data as { reason?: string }).reason === "drifted",
+        refusedAsDrifted("alpha"),
       );
       assert.deepEqual(
         received(dir)
@@ -274,7 +226,3 @@ describe("a drift in the middle of a session, with the official client", () => {
     }
   });
 });
-
-function names(pages: unknown[]): string[] {
-  return pages.flatMap((p) => (p as { tools: { name: string }[] }).tools.map((t) => t.name));
-}
