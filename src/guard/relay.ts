@@ -4,9 +4,11 @@ import type { PinnedServer } from "../core/lock.js";
 import { parseJson } from "../core/strict-json.js";
 import { pageOf } from "../core/tools-list.js";
 import type { Digest } from "../core/digest.js";
+import { envelopeOf, subscriptionOf } from "./era.js";
 import { elementSpans, valueSpan, type Span } from "./json-spans.js";
 import type { LockState } from "./lock-state.js";
 import { checkTools, type WithheldTool } from "./policy.js";
+import { advertiseListChanged, spliceTools } from "./rewrite.js";
 
 /** More pages than any real server serves: a longer list is a loop. */
 const MAX_PAGES = 1000;
@@ -64,6 +66,8 @@ const PARSE_ERROR = -32700;
 
 /** The prefix of the ids of the guard's own requests to the server. */
 const OWN_ID = "contractpin-guard-";
+/** The id of the guard's own subscriptions/listen request (protocol 2026-07-28). */
+const OWN_LISTEN = `${OWN_ID}listen`;
 
 /**
  * One guarded session: relays messages between a client and one server,
@@ -78,7 +82,16 @@ export class Relay {
   /** True when `known` came from a full list (all pages), so a name missing from it is not served. */
   private complete = false;
   private refreshing: Promise<void> | undefined;
+  /** A 2025-era session: the client sent notifications/initialized. */
   private initialized = false;
+  /**
+   * A 2026-07-28 session (stateless, no initialize): the protocol envelope of
+   * the client's latest request, which the guard's own requests carry too.
+   */
+  private envelope: JsonObject | undefined;
+  private envelopeText: string | undefined;
+  /** Whether the guard has asked the server for list_changed on a subscription of its own. */
+  private listening = false;
   private ownSeq = 0;
   private readonly own = new Map<string, Pending>();
   /** Requests of the client the server has not answered: id key to the id's raw text. */
@@ -86,7 +99,8 @@ export class Relay {
   /** The client's tools/list requests awaiting an answer: id key to "first page". */
   private readonly clientLists = new Map<string, boolean>();
   private clientListNames = new Set<string>();
-  private initializeId: string | undefined;
+  /** The client's initialize or server/discover request, whose answer advertises listChanged. */
+  private handshakeId: string | undefined;
   private clientChain: Promise<void> = Promise.resolve();
   private failure: string | undefined;
 
@@ -174,6 +188,9 @@ export class Relay {
     const isRequest =
       typeof method === "string" && (typeof id === "string" || typeof id === "number");
     if (method === "notifications/initialized") this.initialized = true;
+    if (method === "initialize") this.envelope = this.envelopeText = undefined;
+    const envelope = envelopeOf(message);
+    if (envelope !== undefined) this.adoptEnvelope(envelope);
     if (!isRequest && method === "tools/call") {
       // A call without a usable id (a notification, an id of null or an
       // object) could not be answered: it goes nowhere, never unchecked.
@@ -198,14 +215,28 @@ export class Relay {
         `contractpin guard: ids starting ${OWN_ID} are reserved`,
       );
     }
+    // A 2026-07-28 session has begun (a discover probe alone may be a disposable one).
+    if (envelope !== undefined && method !== "server/discover") this.listen();
     if (method === "tools/call") return this.call(message, raw, rawId, key);
     if (method === "tools/list") {
       const params = getMember(message, "params");
       const cursor = isJsonObject(params) ? getMember(params, "cursor") : undefined;
       this.clientLists.set(key, cursor === undefined || cursor === null);
-    } else if (method === "initialize") this.initializeId = key;
+    } else if (method === "initialize" || method === "server/discover") this.handshakeId = key;
     this.pendingClient.set(key, rawId);
     return this.toServer(raw, key);
+  }
+
+  /**
+   * Takes the envelope of the client's latest request for the guard's own.
+   * Under 2026-07-28 a server may list other tools for other client
+   * capabilities, so what was known under another envelope is listed again.
+   */
+  private adoptEnvelope(envelope: JsonObject): void {
+    const text = JSON.stringify(envelope);
+    if (text !== this.envelopeText) this.invalidate();
+    this.envelope = envelope;
+    this.envelopeText = text;
   }
 
   private async call(message: JsonObject, raw: Uint8Array | string, rawId: string, key: string) {
@@ -337,6 +368,15 @@ export class Relay {
         own.resolve(message);
         return;
       }
+      if (id === OWN_LISTEN) {
+        const error = getMember(message, "error");
+        const code = isJsonObject(error) ? getMember(error, "code") : undefined;
+        return this.listenEnded(
+          error === undefined
+            ? "the server closed it"
+            : `the server refused it: error ${String(code)}`,
+        );
+      }
       if (typeof id === "string" && id.startsWith(OWN_ID)) return; // a late answer to the guard
       const rawId = this.pendingClient.get(key);
       this.pendingClient.delete(key);
@@ -346,22 +386,55 @@ export class Relay {
         void this.clientList(message, raw, rawId, first);
         return;
       }
-      if (key === this.initializeId) {
-        this.initializeId = undefined;
+      if (key === this.handshakeId) {
+        this.handshakeId = undefined;
         return this.options.toClient(advertiseListChanged(message, raw));
       }
       return this.options.toClient(raw);
     }
     if (method === "notifications/tools/list_changed") {
-      void this.listChanged(raw);
+      void this.listChanged(raw, subscriptionOf(message) === OWN_LISTEN);
       return;
     }
+    // The rest of the guard's own subscription (its acknowledgement, its end) is not the client's.
+    if (subscriptionOf(message) === OWN_LISTEN) return;
+    if (method === "notifications/cancelled" && cancelledId(message) === OWN_LISTEN)
+      return this.listenEnded("the server cancelled it");
     this.options.toClient(raw);
   }
 
-  private async listChanged(raw: string): Promise<void> {
+  /**
+   * Under 2026-07-28 a server sends list_changed only on subscriptions/listen
+   * streams, and a client need not open one: the guard opens its own, once,
+   * so that it hears every change whatever the client does.
+   */
+  private listen(): void {
+    if (this.listening || this.envelope === undefined) return;
+    this.listening = true;
+    const request = {
+      jsonrpc: "2.0",
+      id: OWN_LISTEN,
+      method: "subscriptions/listen",
+      params: { _meta: this.envelope, notifications: { toolsListChanged: true } },
+    };
+    this.upstream
+      .sendRaw(Buffer.from(JSON.stringify(request), "utf8"))
+      .catch((err: unknown) => this.listenEnded(`it could not be sent: ${reason(err)}`));
+  }
+
+  /** The guard's own subscription is over (refused, closed, or never sent). */
+  private listenEnded(why: string): void {
+    if (this.failure !== undefined) return;
+    this.options.warn(
+      `server ${this.options.server}: the guard's own subscription to list_changed ended (${why}); ` +
+        "changes are heard only on the client's subscriptions",
+    );
+  }
+
+  /** A change: list and check again, then tell the client (unless it was the guard's own subscription). */
+  private async listChanged(raw: string, own: boolean): Promise<void> {
     this.invalidate();
-    if (this.initialized && this.failure === undefined) {
+    if (this.begun() && this.failure === undefined) {
       try {
         await this.refresh();
       } catch (err) {
@@ -370,7 +443,12 @@ export class Relay {
         );
       }
     }
-    this.options.toClient(raw);
+    if (!own) this.options.toClient(raw);
+  }
+
+  /** Whether the client has begun the session, so that the guard may send requests in it. */
+  private begun(): boolean {
+    return this.initialized || this.envelope !== undefined;
   }
 
   /** Checks one page the client asked for, and passes on the admitted tools' bytes. */
@@ -446,7 +524,10 @@ export class Relay {
   }
 
   private async listAll(): Promise<void> {
-    if (!this.initialized) throw new Error("the client has not initialized the session yet");
+    if (!this.begun())
+      throw new Error(
+        "the client has not begun the session yet (initialize, or a 2026-07-28 request)",
+      );
     this.invalidate();
     const server: PinnedServer = await this.options.lock.current();
     const tools: JsonValue[] = [];
@@ -489,7 +570,9 @@ export class Relay {
         );
       }, this.options.timeoutMs);
       this.own.set(idKey(id), { resolve, reject, timer });
-      const text = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+      // In a 2026-07-28 session each request carries the client's envelope.
+      const full = this.envelope === undefined ? params : { _meta: this.envelope, ...params };
+      const text = JSON.stringify({ jsonrpc: "2.0", id, method, params: full });
       this.upstream.sendRaw(Buffer.from(text, "utf8")).catch((err: unknown) => {
         clearTimeout(timer);
         this.own.delete(idKey(id));
@@ -517,6 +600,12 @@ function idText(raw: Uint8Array | string, id: JsonValue): string {
   return span === undefined ? JSON.stringify(id) : text.slice(span[0], span[1]);
 }
 
+/** The request a notifications/cancelled names. */
+function cancelledId(message: JsonObject): JsonValue | undefined {
+  const params = getMember(message, "params");
+  return isJsonObject(params) ? getMember(params, "requestId") : undefined;
+}
+
 function idKey(id: JsonValue): string {
   return `${typeof id}:${String(id)}`;
 }
@@ -526,53 +615,5 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * The tools/list response `raw` with only the admitted tools in its tools
- * array: each admitted tool's text exactly as served, and every byte outside
- * the array (nextCursor, _meta, the envelope) unchanged.
- *
- * @throws ContractpinError when the text cannot be split as it was parsed (never expected).
- */
-export function spliceTools(
-  raw: string,
-  served: readonly JsonValue[],
-  admitted: readonly JsonValue[],
-): string {
-  const array = valueSpan(raw, ["result", "tools"]);
-  const spans = array === undefined ? undefined : elementSpans(raw, array);
-  if (array === undefined || spans === undefined || spans.length !== served.length) {
-    throw new ContractpinError(
-      "SERVER_UNREADABLE",
-      "the tools/list result could not be split into its tools",
-    );
-  }
-  const keep = new Set(admitted);
-  const parts: string[] = [];
-  served.forEach((tool, i) => {
-    if (keep.has(tool)) parts.push(raw.slice(spans[i]![0], spans[i]![1]));
-  });
-  return `${raw.slice(0, array[0])}[${parts.join(",")}]${raw.slice(array[1])}`;
-}
-
-/**
- * The initialize response with `capabilities.tools.listChanged` true, so
- * that clients that subscribe only then hear the guard's notifications.
- * Unchanged (the same bytes) when the server already says so, or declares no
- * tools; otherwise re-serialised from the strictly parsed value (an
- * initialize result holds no tool contracts).
- */
-function advertiseListChanged(message: JsonObject, raw: string): string {
-  const result = getMember(message, "result");
-  const capabilities = isJsonObject(result) ? getMember(result, "capabilities") : undefined;
-  const tools = isJsonObject(capabilities) ? getMember(capabilities, "tools") : undefined;
-  if (!isJsonObject(tools) || getMember(tools, "listChanged") === true) return raw;
-  Object.defineProperty(tools, "listChanged", {
-    value: true,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  return JSON.stringify(message);
-}
-
+export { spliceTools };
 export type { Span };

@@ -1,4 +1,6 @@
 import { createParser } from "eventsource-parser";
+import type { JsonValue } from "../core/json-value.js";
+import { standardHeaders } from "./era.js";
 import type { Upstream } from "./relay.js";
 import { readAtMost } from "../io/read-body.js";
 import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
@@ -25,6 +27,9 @@ const fetchSameOrigin = sameOriginFetch();
  * or each SSE event's data, on POST responses and on the GET stream) goes to
  * the sink as its exact text, for the guard's strict parse. The session id
  * and protocol version headers are kept as the MCP transport keeps them.
+ * A message carrying a 2026-07-28 envelope is POSTed with the standard
+ * headers derived from its own body (`MCP-Protocol-Version`, `Mcp-Method`,
+ * `Mcp-Name`), as the official client sends them, so they always agree.
  */
 export class HttpUpstream implements Upstream {
   private sessionId: string | undefined;
@@ -39,11 +44,16 @@ export class HttpUpstream implements Upstream {
     private readonly maxMessageBytes: number,
   ) {}
 
-  private requestHeaders(extra: Record<string, string>): Headers {
+  /** The headers of one request; `fromBody` (the message's own standard headers) win over the rest. */
+  private requestHeaders(
+    extra: Record<string, string>,
+    fromBody: Record<string, string> = {},
+  ): Headers {
     const h = new Headers(this.headers);
     for (const [k, v] of Object.entries(extra)) h.set(k, v);
     if (this.sessionId !== undefined) h.set("mcp-session-id", this.sessionId);
     if (this.protocolVersion !== undefined) h.set("mcp-protocol-version", this.protocolVersion);
+    for (const [k, v] of Object.entries(fromBody)) h.set(k, v);
     return h;
   }
 
@@ -56,10 +66,10 @@ export class HttpUpstream implements Upstream {
     }
     const res = await fetchSameOrigin(this.url, {
       method: "POST",
-      headers: this.requestHeaders({
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      }),
+      headers: this.requestHeaders(
+        { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        standardHeaders(sent as JsonValue),
+      ),
       body: bytes,
       signal: this.stop.signal,
     });

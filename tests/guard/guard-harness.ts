@@ -2,6 +2,8 @@
 // implementation for the fake server of tests/fixtures/servers/guard-fake-server.mjs,
 // and a line-level JSON-RPC client that starts `contractpin guard` and sees
 // its exact bytes, its stderr and its exit status.
+import { Client, ProtocolError, type ClientOptions } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +15,11 @@ import { CLI, pythonDigest } from "../helpers/cli.js";
 
 export const FAKE = fileURLToPath(
   new URL("../fixtures/servers/guard-fake-server.mjs", import.meta.url),
+);
+
+/** A server that speaks only protocol 2026-07-28, with the same tools as FAKE. */
+export const MODERN = fileURLToPath(
+  new URL("../fixtures/servers/modern-fake-server.mjs", import.meta.url),
 );
 
 /** The fake server's tools as it writes them (the same literals as the fixture). */
@@ -40,27 +47,20 @@ export function digestsOf(dir: string, tools: string[]): ServerDigests {
   return pythonDigest(dump) as ServerDigests;
 }
 
-/** A state folder for one fake server, and a lock pinning it as `fake` with the given tools. */
-export function fakeSetup(pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate]): {
+/** A state folder for one fake server (`script`), and a lock pinning it as `fake` with the given tools. */
+export function fakeSetup(
+  pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate],
+  script = FAKE,
+): {
   dir: string;
   lock: string;
   digests: ServerDigests;
 } {
   const dir = tempDir("contractpin-guard-");
   const digests = digestsOf(dir, pinned);
-  const lock = join(dir, "contractpin.lock");
-  writeFileSync(
-    lock,
-    JSON.stringify({
-      contractpin: "1",
-      algorithm: "sha256",
-      canonicalization: "contractpin-canonical-json/1",
-      generated_at: "2026-12-01T00:00:00Z",
-      servers: {
-        fake: { transport: "stdio", command: [process.execPath, FAKE, dir], ...digests },
-      },
-    }),
-  );
+  const lock = writeLock(join(dir, "contractpin.lock"), {
+    fake: { transport: "stdio", command: [process.execPath, script, dir], ...digests },
+  });
   atEnd(() => {
     for (const file of ["server.pid", "helper.pid"]) {
       const pid = readPid(dir, file);
@@ -68,6 +68,90 @@ export function fakeSetup(pinned: string[] = [RAW.alpha, RAW.beta, RAW.mutate]):
     }
   });
   return { dir, lock, digests };
+}
+
+/** Writes a lock of `servers` (each with its source and digests) to `path`, and returns `path`. */
+export function writeLock(path: string, servers: Record<string, object>): string {
+  writeFileSync(
+    path,
+    JSON.stringify({
+      contractpin: "1",
+      algorithm: "sha256",
+      canonicalization: "contractpin-canonical-json/1",
+      generated_at: "2026-12-01T00:00:00Z",
+      servers,
+    }),
+  );
+  return path;
+}
+
+/**
+ * The official client (@modelcontextprotocol/client) launching `command` over
+ * stdio, with the given client options, `setup` run before it connects; the
+ * process is killed at the end of the test file if still running.
+ */
+export async function officialClient(
+  command: string[],
+  options: ClientOptions = { capabilities: {} },
+  setup: (client: Client) => void = () => undefined,
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: command[0]!,
+    args: command.slice(1),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: "guard-test", version: "1.0.0" }, options);
+  setup(client);
+  await client.connect(transport);
+  const pid = transport.pid;
+  atEnd(() => {
+    try {
+      if (pid !== null) process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  });
+  return { client, stderr: () => stderr };
+}
+
+// Every result untouched: what is compared is what was served, not what a schema kept.
+const ANY = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "test",
+    validate: (value: unknown) => ({ value }),
+  },
+};
+
+/** Every tools/list page, as served, through the official client. */
+export async function allPages(client: Client): Promise<unknown[]> {
+  const pages: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      ANY,
+    )) as { nextCursor?: string };
+    pages.push(page);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return pages;
+}
+
+/** Whether an error is the guard's refusal of a call of the drifted tool `name` (-32602). */
+export function refusedAsDrifted(name: string): (err: unknown) => boolean {
+  return (err) =>
+    err instanceof ProtocolError &&
+    err.code === -32602 &&
+    err.message.includes(`Unknown tool: ${name}`) &&
+    (err.data as { reason?: string }).reason === "drifted";
+}
+
+/** The names of the tools of some tools/list pages, in order. */
+export function toolNames(pages: unknown[]): string[] {
+  return pages.flatMap((p) => (p as { tools: { name: string }[] }).tools.map((t) => t.name));
 }
 
 export function readPid(dir: string, file: string): number | undefined {

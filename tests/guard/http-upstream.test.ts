@@ -3,37 +3,16 @@
 // stdio: the same results as a direct HTTP connection, a tool the lock does
 // not pin withheld and refused, and an unreachable server failing closed.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { atEnd, tempDir } from "../helpers/cleanup.js";
+import { tempDir } from "../helpers/cleanup.js";
 import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
 import { startEverythingHttp, type Running } from "../helpers/servers.js";
-import { assert, RawClient } from "./guard-harness.js";
+import { assert, officialClient, RawClient, writeLock } from "./guard-harness.js";
 
-async function viaGuard(
-  lock: string,
-  name: string,
-): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "guard", name, "--lock", lock],
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "guard-test", version: "1.0.0" }, { capabilities: {} });
-  await client.connect(transport);
-  const pid = transport.pid;
-  atEnd(() => {
-    try {
-      if (pid !== null) process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  });
-  return { client, stderr: () => stderr };
+function viaGuard(lock: string, name: string): Promise<{ client: Client; stderr: () => string }> {
+  return officialClient([process.execPath, CLI, "guard", name, "--lock", lock]);
 }
 
 describe("a server pinned over HTTP, through the guard", () => {
@@ -119,22 +98,13 @@ describe("an HTTP server that cannot be reached", () => {
     const lock = join(dir, "contractpin.lock");
     const dump = join(dir, "tools.json");
     writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        contractpin: "1",
-        algorithm: "sha256",
-        canonicalization: "contractpin-canonical-json/1",
-        generated_at: "2026-12-01T00:00:00Z",
-        servers: {
-          gone: {
-            transport: "http",
-            url: "http://127.0.0.1:9/mcp",
-            ...(pythonDigest(dump) as object),
-          },
-        },
-      }),
-    );
+    writeLock(lock, {
+      gone: {
+        transport: "http",
+        url: "http://127.0.0.1:9/mcp",
+        ...(pythonDigest(dump) as object),
+      },
+    });
     const client = new RawClient(["gone", "--lock", lock]);
     const init = await client.request(0, "initialize", {
       protocolVersion: "2025-06-18",

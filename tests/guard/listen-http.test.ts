@@ -14,8 +14,16 @@ import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli, startCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
-import { allPages, driftMidSession, names } from "./client-scenarios.js";
-import { assert, fakeSetup, isRunning, readPid, received } from "./guard-harness.js";
+import { driftMidSession } from "./client-scenarios.js";
+import {
+  allPages,
+  assert,
+  fakeSetup,
+  isRunning,
+  readPid,
+  received,
+  toolNames,
+} from "./guard-harness.js";
 
 interface Listening {
   url: string;
@@ -96,7 +104,7 @@ describe("server-everything through the guard's HTTP listener, with the official
     assert.deepEqual(guarded.getServerVersion(), direct.getServerVersion());
     const pages = await allPages(guarded);
     assert.deepEqual(pages, await allPages(direct));
-    assert.ok(names(pages).length >= 13);
+    assert.ok(toolNames(pages).length >= 13);
   });
 
   it("calls tools, reads a resource, gets a prompt and pings alike", async () => {
@@ -207,7 +215,7 @@ describe("the fake server through the listener", () => {
     writeFileSync(join(dir, "start"), "add");
     const guard = await listening(["fake", "--lock", lock]);
     const client = await httpClient(guard.url);
-    assert.deepEqual(names(await allPages(client)), ["alpha", "beta", "mutate"]);
+    assert.deepEqual(toolNames(await allPages(client)), ["alpha", "beta", "mutate"]);
     await assert.rejects(
       client.callTool({ name: "gamma", arguments: {} }),
       (err: unknown) =>

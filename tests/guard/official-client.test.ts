@@ -2,36 +2,30 @@
 // `contractpin guard`: against server-everything, everything it does gives
 // the same results as a direct connection; against the fake server, a drift
 // in the middle of the session is heard, withheld and refused.
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { after, before, describe, it } from "node:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { atEnd, tempDir } from "../helpers/cleanup.js";
-import { CLI, runCli } from "../helpers/cli.js";
-import { SERVERS } from "../helpers/servers.js";
-import { allPages, driftMidSession } from "./client-scenarios.js";
-import { assert, fakeSetup, received } from "./guard-harness.js";
+import { tempDir } from "../helpers/cleanup.js";
+import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
+import { rawStdioDump, SERVERS } from "../helpers/servers.js";
+import {
+  allPages,
+  assert,
+  fakeSetup,
+  officialClient,
+  received,
+  toolNames,
+  writeLock,
+} from "./guard-harness.js";
+import { driftMidSession } from "./client-scenarios.js";
 
-async function connect(command: string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: command[0]!,
-    args: command.slice(1),
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "guard-test", version: "1.0.0" }, { capabilities: {} });
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid !== null)
-    atEnd(() => {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    });
-  return { client, stderr: () => stderr };
+function connect(
+  command: string[],
+  capabilities: ClientCapabilities = {},
+  setup?: (client: Client) => void,
+): Promise<{ client: Client; stderr: () => string }> {
+  return officialClient(command, { capabilities }, setup);
 }
 
 describe("server-everything through the guard, with the official client", () => {
@@ -101,6 +95,91 @@ describe("server-everything through the guard, with the official client", () => 
   });
 
   it("says nothing on stderr when every tool matches", () => {
+    assert.equal(guarded.stderr(), "");
+  });
+});
+
+describe("server-everything's own requests through the guard, with the official client", () => {
+  // server-everything adds tools for a client that can sample and elicit:
+  // the lock pins what such a client sees (digests by the Python implementation).
+  const capabilities = { sampling: {}, elicitation: {} };
+  const dir = tempDir("contractpin-guard-sampling-");
+  const lock = join(dir, "contractpin.lock");
+  const asked: string[][] = [[], []];
+  let direct: Client;
+  let guarded: { client: Client; stderr: () => string };
+
+  /** Answers sampling and elicitation as a user would; resolves at the server's first list_changed. */
+  function answering(log: string[]): { setup: (c: Client) => void; changed: Promise<void> } {
+    let heard!: () => void;
+    const changed = new Promise<void>((resolve) => (heard = resolve));
+    const setup = (client: Client) => {
+      client.setNotificationHandler("notifications/tools/list_changed", () => heard());
+      client.setRequestHandler("sampling/createMessage", (request) => {
+        const first = request.params.messages[0]!.content as { text?: string };
+        log.push(`sampling: ${first.text}`);
+        return {
+          model: "test-model",
+          role: "assistant" as const,
+          content: { type: "text" as const, text: `sampled: ${first.text}` },
+        };
+      });
+      client.setRequestHandler("elicitation/create", (request) => {
+        log.push(`elicitation: ${request.params.message}`);
+        return { action: "accept" as const, content: { name: "Ada", check: true } };
+      });
+    };
+    return { setup, changed };
+  }
+
+  before(async () => {
+    const dump = join(dir, "dump.json");
+    writeFileSync(dump, rawStdioDump([process.execPath, SERVERS.everything], {}, capabilities));
+    writeLock(lock, {
+      everything: {
+        transport: "stdio",
+        command: [process.execPath, SERVERS.everything],
+        ...(pythonDigest(dump) as object),
+      },
+    });
+    const a = answering(asked[0]!);
+    direct = (await connect([process.execPath, SERVERS.everything], capabilities, a.setup)).client;
+    const b = answering(asked[1]!);
+    guarded = await connect(
+      [process.execPath, CLI, "guard", "everything", "--lock", lock],
+      capabilities,
+      b.setup,
+    );
+    await Promise.all([a.changed, b.changed]);
+  });
+  after(async () => {
+    await direct?.close();
+    await guarded?.client.close();
+  });
+
+  it("lists the tools of those capabilities alike, none withheld", async () => {
+    const pages = await allPages(guarded.client);
+    assert.deepEqual(pages, await allPages(direct));
+    const listed = toolNames(pages);
+    assert.ok(
+      listed.includes("trigger-sampling-request") && listed.includes("trigger-elicitation-request"),
+    );
+  });
+
+  it("relays the server's sampling and elicitation requests to the client and its answers back", async () => {
+    for (const [name, args] of [
+      ["trigger-sampling-request", { prompt: "through the guard", maxTokens: 5 }],
+      ["trigger-elicitation-request", {}],
+    ] as const) {
+      const viaGuard = await guarded.client.callTool({ name, arguments: args });
+      assert.deepEqual(viaGuard, await direct.callTool({ name, arguments: args }), name);
+      assert.match(JSON.stringify(viaGuard), /sampled: |Ada/);
+    }
+    assert.deepEqual(asked[1], asked[0]);
+    assert.deepEqual(
+      asked[1]!.map((line) => line.split(":")[0]),
+      ["sampling", "elicitation"],
+    );
     assert.equal(guarded.stderr(), "");
   });
 });

@@ -22,11 +22,21 @@ export const SERVERS = {
 /**
  * The raw tools/list response line of a stdio server, byte for byte as it
  * wrote it: the test's own minimal client, independent of contractpin.
+ * With client `capabilities`, it lists once the server has said
+ * notifications/tools/list_changed after initialization (server-everything
+ * adds the tools of those capabilities then).
  */
-export function rawStdioDump(argv: string[], env: Record<string, string> = {}): Buffer {
+export function rawStdioDump(
+  argv: string[],
+  env: Record<string, string> = {},
+  capabilities?: Record<string, unknown>,
+): Buffer {
   const script = `
     const { spawn } = require("node:child_process");
     const [cmd, ...args] = JSON.parse(process.argv[1]);
+    const capabilities = JSON.parse(process.argv[3]);
+    const wait = capabilities !== null;
+    let listed = false;
     const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, ...JSON.parse(process.argv[2]) } });
     let pending = Buffer.alloc(0);
     const send = (m) => child.stdin.write(JSON.stringify(m) + "\\n");
@@ -35,15 +45,19 @@ export function rawStdioDump(argv: string[], env: Record<string, string> = {}): 
       let nl;
       while ((nl = pending.indexOf(10)) >= 0) {
         const line = pending.subarray(0, nl); pending = pending.subarray(nl + 1);
-        const id = JSON.parse(line.toString()).id;
-        if (id === 1) { send({ jsonrpc: "2.0", method: "notifications/initialized" }); send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }); }
+        const { id, method } = JSON.parse(line.toString());
+        const list = () => send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+        if (id === 1) { send({ jsonrpc: "2.0", method: "notifications/initialized" }); if (!wait) list(); }
+        if (wait && method === "notifications/tools/list_changed" && !listed) { listed = true; list(); }
         if (id === 2) { process.stdout.write(line); child.kill(); }
       }
     });
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });`;
-  const r = spawnSync(process.execPath, ["-e", script, JSON.stringify(argv), JSON.stringify(env)], {
-    timeout: 30_000,
-  });
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: capabilities ?? {}, clientInfo: { name: "test", version: "0" } } });`;
+  const r = spawnSync(
+    process.execPath,
+    ["-e", script, JSON.stringify(argv), JSON.stringify(env), JSON.stringify(capabilities ?? null)],
+    { timeout: 30_000 },
+  );
   if (r.status !== 0 || r.stdout.length === 0) throw new Error(`raw dump failed: ${r.stderr}`);
   return r.stdout;
 }

@@ -22,7 +22,9 @@ relays every message both ways, ids and bytes unchanged, except:
     -32602 "Unknown tool: NAME" (reason and digests in data); never forwarded.
     A call for a tool not yet seen listed makes the guard list every page first
   - notifications/tools/list_changed: the guard lists and checks every page
-    again, then forwards it (and advertises tools.listChanged to the client)
+    again, then forwards it (and advertises tools.listChanged to the client).
+    Under protocol 2026-07-28 it arrives on subscriptions/listen streams, and
+    the guard opens one of its own, so it hears changes whatever the client does
 A lock that cannot be read, a server not in it, or a server that cannot be
 started gives the client errors, never unchecked tools. The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
