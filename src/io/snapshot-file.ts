@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
 import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
@@ -10,10 +9,11 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../core/json-value.js";
+import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
 import { writeFileAtomic } from "./lock-file.js";
-import { reason } from "./read-input.js";
+import { readRegularFile } from "./read-input.js";
 
 /**
  * The sidecar beside the lock: the pinned contracts themselves, so that a
@@ -62,10 +62,12 @@ export interface SnapshotRead {
 export async function readSnapshot(path: string, read?: Uint8Array): Promise<SnapshotRead> {
   let bytes: Uint8Array;
   try {
-    bytes = read ?? readFileSync(path);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return {};
-    return { warning: `${path}: cannot read the contract snapshots: ${reason(cause)}${FALLBACK}` };
+    bytes = read ?? readSidecar(path);
+  } catch (err) {
+    if (isMissing(err)) return {};
+    return {
+      warning: `${path}: cannot read the contract snapshots: ${whyUnreadable(err)}${FALLBACK}`,
+    };
   }
   try {
     const root = parseJson(bytes);
@@ -156,11 +158,9 @@ export async function readSnapshotEntries(
 ): Promise<EntriesRead> {
   let bytes: Buffer | undefined;
   try {
-    bytes = readFileSync(path);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") {
-      return { file: false, entries: wanted.map(() => ({})) };
-    }
+    bytes = Buffer.from(readSidecar(path));
+  } catch (err) {
+    if (isMissing(err)) return { file: false, entries: wanted.map(() => ({})) };
   }
   if (bytes !== undefined && wanted.length > 0) {
     const fast = entriesByLayout(bytes, wanted);
@@ -308,12 +308,35 @@ export function renderSnapshot(snapshot: Snapshot): string {
 export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<boolean> {
   const text = renderSnapshot(snapshot);
   try {
-    if (readFileSync(path, "utf8") === text) return false;
+    if (Buffer.from(readSidecar(path)).toString("utf8") === text) return false;
   } catch {
     // No file (or an unreadable one): write it.
   }
   await writeFileAtomic(path, text, "the contract snapshots");
   return true;
+}
+
+/**
+ * The sidecar's bytes: a regular file of at most {@link MAX_LOCK_BYTES} (like
+ * the lock), opened without waiting, so that a FIFO or a device in its place
+ * is refused at once instead of hanging the command.
+ *
+ * @throws ContractpinError INPUT_UNREADABLE (see isMissing, whyUnreadable).
+ */
+function readSidecar(path: string): Uint8Array {
+  return readRegularFile(path, MAX_LOCK_BYTES);
+}
+
+/** The read failed because there is no file: no snapshot, silently. */
+function isMissing(err: unknown): boolean {
+  const cause = isContractpinError(err) ? err.cause : err;
+  return (cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+/** Why the sidecar cannot be read, in a few words ("it is a FIFO (named pipe), not a regular file"). */
+function whyUnreadable(err: unknown): string {
+  if (!isContractpinError(err)) throw err;
+  return (err as { why?: string }).why ?? err.message;
 }
 
 /** The entry is exactly a contract named `tool` whose digest is `pinned`. */

@@ -5,7 +5,8 @@
 // field names. Quiet by default, every tool with --verbose, findings in
 // --json. Server text never reaches the terminal raw.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli, type CliResult } from "../helpers/cli.js";
@@ -318,6 +319,20 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
       r.stderr,
       /^contractpin: warning: contractpin\.contracts\.json: the contract snapshots are corrupt: .*; showing the changed fields only\n$/,
     );
+  });
+  it("a sidecar that is a FIFO: refused at once with one warning, the field names, exit 1 (verify and diff)", () => {
+    const ws = drifted("annotation-flip");
+    rmSync(ws.path(SIDECAR));
+    execFileSync("mkfifo", [ws.path(SIDECAR)]);
+    const warning = `contractpin: warning: ${SIDECAR}: cannot read the contract snapshots: it is a FIFO (named pipe), not a regular file; showing the changed fields only\n`;
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, fallback);
+    assert.equal(r.stderr, warning);
+    const d = runCli(["diff", "contractpin.lock", "docs.json"], { cwd: ws.dir });
+    assert.equal(d.code, 1);
+    assert.equal(d.stderr, warning);
+    assert.ok(d.stdout.includes("  DRIFTED    search  changed: annotations\n"), d.stdout);
   });
 });
 
