@@ -426,15 +426,26 @@ describe("server text is data, never terminal control", () => {
     return ws;
   }
 
+  // The server's stderr holds them too, in every mode (tests/fixtures/servers/drift-evil-server.mjs).
+  const formats = [
+    ["verify"],
+    ["verify", "--verbose"],
+    ["verify", "--json"],
+    ["verify", "--verbose", "--json"],
+    ["verify", "--format", "github"],
+    ["verify", "--format", "markdown"],
+    ["verify", "--format", "sarif"],
+  ];
   for (const mode of ["evil", "fail", "error"]) {
-    it(`${mode}: nothing raw on stdout or stderr, in text, --verbose and --json`, () => {
+    it(`${mode}: nothing raw on stdout or stderr, in text, --verbose, --json and the CI formats`, () => {
       const ws = pinned();
       writeFileSync(ws.path("mode"), mode);
-      for (const args of [["verify"], ["verify", "--verbose"], ["verify", "--json"]]) {
+      for (const args of formats) {
         const r = runCli(args, { cwd: ws.dir });
         assert.equal(r.code, 1, r.stdout + r.stderr);
         assert.doesNotMatch(r.stdout, RAW, `${args.join(" ")} stdout: ${JSON.stringify(r.stdout)}`);
         assert.doesNotMatch(r.stderr, RAW, `${args.join(" ")} stderr: ${JSON.stringify(r.stderr)}`);
+        if (args.includes("--format")) continue; // their content: tests/cli/report-formats.test.ts
         if (args.includes("--json")) {
           const report = JSON.parse(r.stdout);
           // Escaped, not lost: the JSON still holds the server's text exactly.
@@ -461,6 +472,8 @@ describe("server text is data, never terminal control", () => {
           assert.match(r.stdout, /\[critical\] description-hidden-characters at description/);
         } else {
           assert.match(r.stdout, /^evil {2}UNREACHABLE {2}/m);
+          // Its stderr lines are shown, made visible.
+          assert.match(r.stdout, /^ {2}\| starting .*<U\+202E> <U\+200B>$/m);
           // The stdio reader already drops escape sequences from stderr lines; what is left is shown.
           const shown =
             mode === "fail"
