@@ -10,7 +10,7 @@ import {
   type JsonValue,
 } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import { prettyJson } from "../core/pretty-json.js";
+import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
 import { writeFileAtomic } from "./lock-file.js";
 import { readRegularFile } from "./read-input.js";
@@ -195,7 +195,7 @@ function entriesByLayout(
   const entries: SnapshotEntry[] = [];
   for (const w of wanted) {
     if (!sections.has(w.server)) sections.set(w.server, toolKeys(bytes, w.server));
-    const open = sections.get(w.server)?.get(JSON.stringify(w.tool));
+    const open = sections.get(w.server)?.get(keyText(w.tool));
     if (open === undefined) return undefined;
     const close = bytes.indexOf("\n      }", open);
     if (close === -1) return undefined;
@@ -217,7 +217,7 @@ function entriesByLayout(
  * pass over the section; undefined when the server has no such section.
  */
 function toolKeys(bytes: Buffer, server: string): Map<string, number> | undefined {
-  const head = Buffer.from(`\n    ${JSON.stringify(server)}: {\n`);
+  const head = Buffer.from(`\n    ${keyText(server)}: {\n`);
   const start = bytes.indexOf(head, HEAD.length - 1);
   if (start === -1) return undefined;
   const end = bytes.indexOf("\n    }", start + head.length - 1);
@@ -293,9 +293,20 @@ export function withoutServer(snapshot: Snapshot | undefined, server: string): S
   return next;
 }
 
-/** The sidecar's text: keys sorted, two-space indent, LF, a trailing newline (like the lock). */
+/**
+ * The sidecar's text: keys sorted, two-space indent, LF, a trailing newline
+ * (like the lock). Every hidden or bidirectional character a server's text
+ * holds is a `\u` escape (escapeHiddenJson), so that `git diff` or `cat` of
+ * the file shows it instead of acting on it; the values are unchanged.
+ */
 export function renderSnapshot(snapshot: Snapshot): string {
-  return prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers }) + "\n";
+  const text = prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers });
+  return escapeHiddenJson(text) + "\n";
+}
+
+/** A member name as renderSnapshot writes it. */
+function keyText(name: string): string {
+  return escapeHiddenJson(JSON.stringify(name));
 }
 
 /**

@@ -327,6 +327,38 @@ describe("readSnapshotEntries: the wanted entries, without parsing the whole fil
     );
   });
 
+  it("writes hidden and bidirectional characters as \\u escapes, and still finds their entries by key", async () => {
+    const dir = tempDir();
+    const dump = join(dir, "hidden.json");
+    // Written as JSON escapes, so that the test's own text holds none raw either.
+    writeFileSync(
+      dump,
+      '{"tools": [{"name": "read\\u202efile", "description": "a\\u200bb\\u0085c\\u2028d\\ud83d\\ude00", "inputSchema": {"type": "object"}}, {"name": "plain", "inputSchema": {}}]}',
+    );
+    const list = (parseJson(readFileSync(dump)) as { tools: never[] }).tools;
+    const contracts = list.map((t) => contractOf(t));
+    const digests = pythonDigest(dump) as ServerDigests;
+    const path = join(dir, "c.contracts.json");
+    const server = "s\u200d";
+    await writeSnapshot(path, withServer(withServer(undefined, server, contracts), "z", contracts));
+    const text = readFileSync(path, "utf8");
+    assert.doesNotMatch(text, /[\u0080-\u009f\u200b\u202e\u2028]|\u200d/u);
+    assert.ok(text.includes('"read\\u202efile": {') && text.includes('"s\\u200d": {'), text);
+    assert.ok(text.includes("\u{1F600}"), "a visible emoji stays as it is");
+    // The fast path finds them (a bad value elsewhere would spoil a whole-file parse).
+    writeFileSync(
+      path,
+      text.replace('"z": {\n      "plain": {', '"z": {\n      "plain": {\n        "x": 1e400,'),
+    );
+    assert.match((await readSnapshot(path)).warning ?? "", /corrupt/);
+    const name = contracts[0]!.name;
+    const read = await readSnapshotEntries(path, [
+      { server, tool: name, pinned: digests.tools[name]!.digest },
+    ]);
+    assert.equal(read.warning, undefined);
+    assert.deepEqual(read.entries[0]!.contract, contracts[0]);
+  });
+
   it("falls back to the whole file, with the same warnings, when an entry is edited, missing, or the layout differs", async () => {
     const dir = tempDir();
     const { path, contracts, wanted } = await written(dir);
