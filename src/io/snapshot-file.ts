@@ -384,6 +384,9 @@ function member<T>(record: Record<string, T>, key: string): T | undefined {
  * lock. An unreadable or corrupt sidecar is replaced. Without `create`, a
  * missing sidecar stays missing (remove). Written after the lock: a crash
  * between the two leaves entries that no longer match, which verify ignores.
+ * A sidecar that cannot be written (a directory in its place, a full disk) is
+ * one line for `warn`, not a failure: the lock, already written, is the pin,
+ * and the snapshots are optional (--no-snapshot).
  *
  * @returns whether the sidecar was written.
  */
@@ -391,7 +394,7 @@ export async function recordSnapshots(
   lockPath: string,
   lock: { servers: Record<string, ServerDigests> },
   pinned: ReadonlyMap<string, { server: ServerDigests; contracts: readonly Contract[] }>,
-  options: { create: boolean; removed?: readonly string[] },
+  options: { create: boolean; removed?: readonly string[]; warn: (message: string) => void },
 ): Promise<boolean> {
   const path = snapshotPath(lockPath);
   const { snapshot } = await readSnapshot(path);
@@ -407,5 +410,11 @@ export async function recordSnapshots(
     // Another command may have re-pinned it meanwhile: its contracts are not these.
     if (current?.digest === server.digest) next = withServer(next, name, contracts);
   }
-  return writeSnapshot(path, next);
+  try {
+    return await writeSnapshot(path, next);
+  } catch (err) {
+    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
+    options.warn(`${err.message}; the pin in ${lockPath} stands without them`);
+    return false;
+  }
 }

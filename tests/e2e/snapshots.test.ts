@@ -3,7 +3,7 @@
 // remove drops a server's entries, nothing is rewritten when unchanged, and the
 // file never feeds a digest or a verdict.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../helpers/cli.js";
@@ -154,6 +154,25 @@ describe("contract snapshots", () => {
     assert.equal(ws.read(), lock);
     assert.equal(ws.read(SIDECAR), expected({ s: baseTools() }));
   });
+  it("a sidecar that cannot be written is one warning: the pin stands, exit 0", () => {
+    const ws = new Workspace();
+    ws.dump("s.json", baseTools());
+    mkdirSync(ws.path(SIDECAR));
+    const warning = `contractpin: warning: ${SIDECAR}: cannot write the contract snapshots: is a directory; the pin in contractpin.lock stands without them\n`;
+    const add = runCli(["add", "s", "--file", "s.json"], { cwd: ws.dir });
+    assert.equal(add.code, 0, add.stderr);
+    assert.equal(add.stderr, warning);
+    assert.match(add.stdout, /^pinned s /);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+    const update = runCli(["update"], { cwd: ws.dir });
+    assert.equal(update.code, 0);
+    assert.equal(update.stderr, warning);
+    // Once the way is clear, the next pin writes them.
+    rmSync(ws.path(SIDECAR), { recursive: true });
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    assert.equal(ws.read(SIDECAR), expected({ s: baseTools() }));
+  });
+
   it("a crash between the lock's write and the snapshots': verify ignores the stale entries, update mends them", () => {
     const ws = new Workspace();
     const v1 = baseTools();
