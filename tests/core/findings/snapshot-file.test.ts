@@ -21,7 +21,6 @@ import {
   MAX_SNAPSHOT_DEPTH,
   pruneSnapshot,
   readSnapshot,
-  readSnapshotEntries,
   renderSnapshot,
   snapshotEntry,
   snapshotPath,
@@ -29,6 +28,7 @@ import {
   withServer,
   writeSnapshot,
 } from "../../../src/io/snapshot-file.js";
+import { readSnapshotEntries } from "../../../src/io/snapshot-entries.js";
 import { pythonDigest } from "../../helpers/cli.js";
 import { baseTools } from "../../helpers/workspace.js";
 
