@@ -1,9 +1,11 @@
 /**
  * Whole-process wall time of `contractpin verify`:
- *  1. a lock of one file-transport server with 100 tools, against `node -e ""`
- *     (target: within 1.5x, for tools the size real servers serve; tools of
- *     ~4 KB are shown as a stress case), and a check that such a run never
- *     loads the MCP client library;
+ *  1. a lock of one file-transport server with 100 tools, its contract
+ *     snapshots beside it, against `node -e ""` (target: within 1.5x, for
+ *     tools the size real servers serve; tools of ~4 KB are shown as a stress
+ *     case; a clean verify does not read the snapshots), a check that such a
+ *     run never loads the MCP client library, and, with no target, the same
+ *     verify when one tool drifted (the snapshots read, the change shown);
  *  2. ten stdio servers (@modelcontextprotocol/server-memory under ten names)
  *     against the slowest one verified alone (target: within 1.5x), and what
  *     contractpin adds per server over a bare client listing the same server;
@@ -55,6 +57,32 @@ try {
   writeFileSync(join(dir, "heavy.json"), makeDump(100));
   contractpin(["add", "real", "--file", "real.json", "--lock", "real.lock"]);
   contractpin(["add", "heavy", "--file", "heavy.json", "--lock", "heavy.lock"]);
+  // The same lock, its server's dump with one tool reworded: a drift to show.
+  writeFileSync(
+    join(dir, "drift.json"),
+    JSON.stringify({
+      tools: realSized.map((t, i) =>
+        i === 50 ? { ...t, description: `${t.description} Now.` } : t,
+      ),
+    }),
+  );
+  writeFileSync(
+    join(dir, "drift.lock"),
+    readFileSync(join(dir, "real.lock"), "utf8").replace(
+      '"path": "real.json"',
+      '"path": "drift.json"',
+    ),
+  );
+  writeFileSync(join(dir, "drift.contracts.json"), readFileSync(join(dir, "real.contracts.json")));
+  // The snapshots are there, and a drift is shown from them.
+  const shown = spawnSync(node, [cli, "verify", "--lock", "drift.lock"], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  if (shown.status !== 1 || !shown.stdout.includes("{+ Now.+}") || shown.stderr !== "")
+    throw new Error(
+      `verify of the drifted lock did not show the change: ${shown.stdout}${shown.stderr}`,
+    );
   // Does a file-only verify load the MCP client library? A hook on CommonJS
   // loading reports each @modelcontextprotocol package required; it is
   // checked on a stdio verify first, where it must see the client.
@@ -81,27 +109,30 @@ try {
   if (!loads("probe.lock"))
     throw new Error("the load hook did not see a stdio verify load the client");
   const loadsClient = loads("real.lock");
-  const [bare, version, verifyReal, verifyHeavy] = medians(
+  const [bare, version, verifyReal, verifyHeavy, verifyDrift] = medians(
     [
       [node, "-e", ""],
       [node, cli, "--version"],
       [node, cli, "verify", "--lock", "real.lock"],
       [node, cli, "verify", "--lock", "heavy.lock"],
+      [node, cli, "verify", "--lock", "drift.lock"],
     ],
     rounds,
-    { cwd: dir },
+    { cwd: dir, okCodes: [1] },
   );
+  const kb = (name) => `${(statSync(join(dir, name)).size / 1024).toFixed(0)} KB`;
   results.push(
     ['node -e "" (floor)', bare],
     ["contractpin --version", version],
     [
-      `verify, 1 file server, 100 tools of ~1.2 KB (${(statSync(join(dir, "real.json")).size / 1024).toFixed(0)} KB)`,
+      `verify, 1 file server, 100 tools of ~1.2 KB (${kb("real.json")}; snapshots ${kb("real.contracts.json")})`,
       verifyReal,
     ],
     [
-      `verify, 1 file server, 100 tools of ~4 KB (${(statSync(join(dir, "heavy.json")).size / 1024).toFixed(0)} KB)`,
+      `verify, 1 file server, 100 tools of ~4 KB (${kb("heavy.json")}; snapshots ${kb("heavy.contracts.json")})`,
       verifyHeavy,
     ],
+    ["verify, the ~1.2 KB lock with 1 tool drifted (snapshots read)", verifyDrift],
   );
 
   // 2. Ten stdio servers.
@@ -257,7 +288,7 @@ try {
   // target is judged on those. The digest benchmark's ~4 KB tools are shown
   // beside it as a stress case.
   const targets = [
-    ['verify (file, 100 tools of ~1.2 KB) / node -e ""', verifyReal / bare, 1.5],
+    ['verify (file, 100 tools of ~1.2 KB, snapshots) / node -e ""', verifyReal / bare, 1.5],
     ["verify 10 stdio servers / slowest alone", all / slowest, 1.5],
     ["verify 10 idle 600 ms servers / one of them", sleepyAll / sleepyOne, 1.3],
   ];
@@ -265,20 +296,23 @@ try {
   console.log("\ntargets:");
   for (const [name, ratio, limit] of targets) {
     console.log(
-      `  ${name.padEnd(50)} ${ratio.toFixed(2)}x  <= ${limit.toFixed(2)}x  ${ratio <= limit ? "PASS" : "FAIL"}`,
+      `  ${name.padEnd(60)} ${ratio.toFixed(2)}x  <= ${limit.toFixed(2)}x  ${ratio <= limit ? "PASS" : "FAIL"}`,
     );
   }
   console.log(
-    `  ${'stress: verify (file, 100 tools of ~4 KB) / node -e ""'.padEnd(50)} ${(verifyHeavy / bare).toFixed(2)}x  (no target: tools 3-7x real servers' size)`,
+    `  ${'stress: verify (file, 100 tools of ~4 KB) / node -e ""'.padEnd(60)} ${(verifyHeavy / bare).toFixed(2)}x  (no target: tools 3-7x real servers' size)`,
   );
   console.log(
-    `  ${"floor: 10 idle 600 ms servers / one, no client".padEnd(50)} ${floorRatio.toFixed(2)}x  (the servers' own start-up; no target)`,
+    `  ${"floor: 10 idle 600 ms servers / one, no client".padEnd(60)} ${floorRatio.toFixed(2)}x  (the servers' own start-up; no target)`,
+  );
+  console.log(
+    `  ${'drift: verify (1 of 100 tools drifted) / node -e ""'.padEnd(60)} ${(verifyDrift / bare).toFixed(2)}x  (no target: the snapshots are read only on a drift)`,
   );
   console.log(
     `  file-only verify loads the MCP client library: ${loadsClient ? "YES (FAIL)" : "no (PASS)"}`,
   );
   console.log(
-    `  ${"check (3 real servers, snapshots) median".padEnd(50)} ${checkReal.toFixed(1)} ms  <= 200 ms  ${checkReal <= 200 ? "PASS" : "FAIL"}  (${(checkReal / checkBare).toFixed(2)}x node -e "")`,
+    `  ${"check (3 real servers, snapshots) median".padEnd(60)} ${checkReal.toFixed(1)} ms  <= 200 ms  ${checkReal <= 200 ? "PASS" : "FAIL"}  (${(checkReal / checkBare).toFixed(2)}x node -e "")`,
   );
   console.log(
     `\ncontractpin's time per server over a bare client: ${(one - bareList).toFixed(1)} ms (verify of one server minus connect+listTools+close)`,

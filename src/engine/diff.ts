@@ -12,7 +12,7 @@ import {
   type DiffSide,
   type SideServer,
 } from "../io/diff-side.js";
-import type { WantedEntry } from "../io/snapshot-file.js";
+import type { WantedEntry } from "../io/snapshot-entries.js";
 import { explainTools, type ServerExplained } from "./explain.js";
 
 /** What `contractpin diff` found: spec 6 findings per server, and their explanation. */

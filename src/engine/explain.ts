@@ -4,7 +4,8 @@ import type { Digest } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import type { PinnedServer } from "../core/lock.js";
-import { readSnapshotEntries, snapshotPath, type WantedEntry } from "../io/snapshot-file.js";
+import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
+import { snapshotPath } from "../io/snapshot-file.js";
 import type { VerifiedServer } from "./verify.js";
 
 /** What is known about one tool that is not unchanged: its two contracts (when known) and its findings. */

@@ -11,12 +11,8 @@ import { positionOf } from "../core/text-position.js";
 import { toolsFromDump } from "../core/tools-list.js";
 import { lockFromBytes } from "./lock-file.js";
 import { readInput } from "./read-input.js";
-import {
-  readSnapshotEntries,
-  snapshotPath,
-  type SnapshotEntry,
-  type WantedEntry,
-} from "./snapshot-file.js";
+import { readSnapshotEntries, type WantedEntry } from "./snapshot-entries.js";
+import { snapshotPath, type SnapshotEntry } from "./snapshot-file.js";
 
 /**
  * One side of `contractpin diff`: a lock (with the contract snapshots beside

@@ -1,19 +1,13 @@
-import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
 import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
 import { isContractpinError } from "../core/errors.js";
-import {
-  getMember,
-  isJsonObject,
-  setMember,
-  type JsonObject,
-  type JsonValue,
-} from "../core/json-value.js";
-import { prettyJson } from "../core/pretty-json.js";
+import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
+import { MAX_LOCK_BYTES } from "../core/limits.js";
+import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
 import { writeFileAtomic } from "./lock-file.js";
-import { reason } from "./read-input.js";
+import { readRegularFile } from "./read-input.js";
 
 /**
  * The sidecar beside the lock: the pinned contracts themselves, so that a
@@ -62,10 +56,12 @@ export interface SnapshotRead {
 export async function readSnapshot(path: string, read?: Uint8Array): Promise<SnapshotRead> {
   let bytes: Uint8Array;
   try {
-    bytes = read ?? readFileSync(path);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return {};
-    return { warning: `${path}: cannot read the contract snapshots: ${reason(cause)}${FALLBACK}` };
+    bytes = read ?? readSidecar(path);
+  } catch (err) {
+    if (isMissing(err)) return {};
+    return {
+      warning: `${path}: cannot read the contract snapshots: ${whyUnreadable(err)}${FALLBACK}`,
+    };
   }
   try {
     const root = parseJson(bytes);
@@ -119,120 +115,6 @@ export function snapshotEntry(
     return { warning: `${where} matches the lock (stale or edited)${FALLBACK}` };
   }
   return { contract: contractOf(entry as JsonObject) };
-}
-
-/** An entry a reader needs: the tool of a server, with its digest in the lock. */
-export interface WantedEntry {
-  server: string;
-  tool: string;
-  pinned: Digest;
-}
-
-/** What {@link readSnapshotEntries} found. */
-export interface EntriesRead {
-  /** Whether a file is there at all (no file is silently no snapshot). */
-  file: boolean;
-  /** Why the file as a whole cannot be used (unreadable, corrupt, unknown format). */
-  warning?: string;
-  /** For each wanted entry, in order: its contract, or why there is none. */
-  entries: SnapshotEntry[];
-}
-
-/**
- * The snapshot entries `wanted`, from the sidecar at `path`, with
- * {@link snapshotEntry}'s rule: an entry is used only when its digest is the
- * lock's. A sidecar as contractpin writes it is not parsed whole: each wanted
- * entry is found by its key at its indent and only its bytes go through the
- * strict parser, since a few drifted tools of a large server should not cost a
- * parse of every tool's contract. When any wanted entry cannot be found or
- * used that way, or the file is not laid out as written, the whole file is
- * parsed and every entry and warning is exactly {@link readSnapshot}'s and
- * {@link snapshotEntry}'s. So the fast path only ever returns contracts whose
- * digests match the lock: what they are does not depend on how they were found.
- */
-export async function readSnapshotEntries(
-  path: string,
-  wanted: readonly WantedEntry[],
-): Promise<EntriesRead> {
-  let bytes: Buffer | undefined;
-  try {
-    bytes = readFileSync(path);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") {
-      return { file: false, entries: wanted.map(() => ({})) };
-    }
-  }
-  if (bytes !== undefined && wanted.length > 0) {
-    const fast = entriesByLayout(bytes, wanted);
-    if (fast !== undefined) return { file: true, entries: fast };
-  }
-  const read = await readSnapshot(path, bytes);
-  const entries = wanted.map((w) =>
-    read.snapshot === undefined
-      ? {}
-      : snapshotEntry(read.snapshot, w.server, w.tool, w.pinned, path),
-  );
-  return { file: true, ...(read.warning === undefined ? {} : { warning: read.warning }), entries };
-}
-
-const HEAD = Buffer.from(`{\n  "${SNAPSHOT_KEY}": "${SNAPSHOT_VERSION}",\n  "servers": {\n`);
-const TAIL = Buffer.from("\n  }\n}\n");
-
-/**
- * The wanted entries found by the writer's layout (renderSnapshot): a server
- * at four spaces, its tools at six, each entry ending at the first line that
- * is six spaces and `}` (JSON strings hold no raw line feed). Undefined when
- * the file is not framed as written, or any entry is missing or does not
- * match: the caller then parses the whole file.
- */
-function entriesByLayout(
-  bytes: Buffer,
-  wanted: readonly WantedEntry[],
-): SnapshotEntry[] | undefined {
-  if (!bytes.subarray(0, HEAD.length).equals(HEAD)) return undefined;
-  if (!bytes.subarray(bytes.length - TAIL.length).equals(TAIL)) return undefined;
-  const sections = new Map<string, Map<string, number> | undefined>();
-  const entries: SnapshotEntry[] = [];
-  for (const w of wanted) {
-    if (!sections.has(w.server)) sections.set(w.server, toolKeys(bytes, w.server));
-    const open = sections.get(w.server)?.get(JSON.stringify(w.tool));
-    if (open === undefined) return undefined;
-    const close = bytes.indexOf("\n      }", open);
-    if (close === -1) return undefined;
-    let entry: JsonValue;
-    try {
-      entry = parseJson(bytes.subarray(open, close + 8));
-    } catch {
-      return undefined;
-    }
-    if (!matches(entry, w.tool, w.pinned)) return undefined;
-    entries.push({ contract: contractOf(entry as JsonObject) });
-  }
-  return entries;
-}
-
-/**
- * The tools of `server`'s section, as written: each tool key's JSON text (a
- * line of six spaces, the key, `: {`) to the offset of its entry's `{`. One
- * pass over the section; undefined when the server has no such section.
- */
-function toolKeys(bytes: Buffer, server: string): Map<string, number> | undefined {
-  const head = Buffer.from(`\n    ${JSON.stringify(server)}: {\n`);
-  const start = bytes.indexOf(head, HEAD.length - 1);
-  if (start === -1) return undefined;
-  const end = bytes.indexOf("\n    }", start + head.length - 1);
-  if (end === -1) return undefined;
-  const keys = new Map<string, number>();
-  let at = start + head.length - 1;
-  for (;;) {
-    at = bytes.indexOf('\n      "', at);
-    if (at === -1 || at >= end) return keys;
-    const lineEnd = bytes.indexOf(0x0a, at + 1);
-    // `      "<tool>": {`: the key ends three bytes before the line does.
-    if (lineEnd === -1 || bytes.toString("latin1", lineEnd - 3, lineEnd) !== ": {") return keys;
-    keys.set(bytes.toString("utf8", at + 7, lineEnd - 3), lineEnd - 1);
-    at = lineEnd;
-  }
 }
 
 /**
@@ -293,9 +175,20 @@ export function withoutServer(snapshot: Snapshot | undefined, server: string): S
   return next;
 }
 
-/** The sidecar's text: keys sorted, two-space indent, LF, a trailing newline (like the lock). */
+/**
+ * The sidecar's text: keys sorted, two-space indent, LF, a trailing newline
+ * (like the lock). Every hidden or bidirectional character a server's text
+ * holds is a `\u` escape (escapeHiddenJson), so that `git diff` or `cat` of
+ * the file shows it instead of acting on it; the values are unchanged.
+ */
 export function renderSnapshot(snapshot: Snapshot): string {
-  return prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers }) + "\n";
+  const text = prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers });
+  return escapeHiddenJson(text) + "\n";
+}
+
+/** A member name as renderSnapshot writes it. */
+export function keyText(name: string): string {
+  return escapeHiddenJson(JSON.stringify(name));
 }
 
 /**
@@ -308,7 +201,7 @@ export function renderSnapshot(snapshot: Snapshot): string {
 export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<boolean> {
   const text = renderSnapshot(snapshot);
   try {
-    if (readFileSync(path, "utf8") === text) return false;
+    if (Buffer.from(readSidecar(path)).toString("utf8") === text) return false;
   } catch {
     // No file (or an unreadable one): write it.
   }
@@ -316,8 +209,31 @@ export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<b
   return true;
 }
 
-/** The entry is exactly a contract named `tool` whose digest is `pinned`. */
-function matches(entry: unknown, tool: string, pinned: Digest): boolean {
+/**
+ * The sidecar's bytes: a regular file of at most {@link MAX_LOCK_BYTES} (like
+ * the lock), opened without waiting, so that a FIFO or a device in its place
+ * is refused at once instead of hanging the command.
+ *
+ * @throws ContractpinError INPUT_UNREADABLE (see isMissing, whyUnreadable).
+ */
+export function readSidecar(path: string): Uint8Array {
+  return readRegularFile(path, MAX_LOCK_BYTES);
+}
+
+/** The read failed because there is no file: no snapshot, silently. */
+export function isMissing(err: unknown): boolean {
+  const cause = isContractpinError(err) ? err.cause : err;
+  return (cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+/** Why the sidecar cannot be read, in a few words ("it is a FIFO (named pipe), not a regular file"). */
+function whyUnreadable(err: unknown): string {
+  if (!isContractpinError(err)) throw err;
+  return (err as { why?: string }).why ?? err.message;
+}
+
+/** The entry is exactly a contract named `tool` whose digest is `pinned` (the rule of every reader). */
+export function matches(entry: unknown, tool: string, pinned: Digest): boolean {
   if (!isJsonObject(entry) || getMember(entry, "name") !== tool) return false;
   try {
     return digestValue(entry) === pinned;
@@ -350,6 +266,9 @@ function member<T>(record: Record<string, T>, key: string): T | undefined {
  * lock. An unreadable or corrupt sidecar is replaced. Without `create`, a
  * missing sidecar stays missing (remove). Written after the lock: a crash
  * between the two leaves entries that no longer match, which verify ignores.
+ * A sidecar that cannot be written (a directory in its place, a full disk) is
+ * one line for `warn`, not a failure: the lock, already written, is the pin,
+ * and the snapshots are optional (--no-snapshot).
  *
  * @returns whether the sidecar was written.
  */
@@ -357,7 +276,7 @@ export async function recordSnapshots(
   lockPath: string,
   lock: { servers: Record<string, ServerDigests> },
   pinned: ReadonlyMap<string, { server: ServerDigests; contracts: readonly Contract[] }>,
-  options: { create: boolean; removed?: readonly string[] },
+  options: { create: boolean; removed?: readonly string[]; warn: (message: string) => void },
 ): Promise<boolean> {
   const path = snapshotPath(lockPath);
   const { snapshot } = await readSnapshot(path);
@@ -373,5 +292,11 @@ export async function recordSnapshots(
     // Another command may have re-pinned it meanwhile: its contracts are not these.
     if (current?.digest === server.digest) next = withServer(next, name, contracts);
   }
-  return writeSnapshot(path, next);
+  try {
+    return await writeSnapshot(path, next);
+  } catch (err) {
+    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
+    options.warn(`${err.message}; the pin in ${lockPath} stands without them`);
+    return false;
+  }
 }

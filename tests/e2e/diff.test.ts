@@ -3,7 +3,7 @@
 // report and exit codes 0 (same), 1 (differ), 2 (cannot run).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { baseTools, Workspace, type Tool } from "../helpers/workspace.js";
@@ -139,6 +139,32 @@ describe("diff of two locks", () => {
     const lines = r.stdout.split("\n");
     assert.equal(lines[0], "docs  DRIFT  (2 pinned tools)");
     assert.deepEqual(lines.slice(1, 6), SEARCH_BLOCK);
+  });
+
+  it("starts no server and reads no dump a lock names", () => {
+    const ws = twoLocks();
+    // Both locks reach docs by a command that would leave a mark, and the dump is gone.
+    const marker = ws.path("started");
+    const command = [
+      process.execPath,
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`,
+    ];
+    for (const name of ["old.lock", "contractpin.lock"]) {
+      const lock = ws.lockJson(name);
+      const { path: _path, ...rest } = lock.servers["docs"]!;
+      lock.servers["docs"] = { ...rest, transport: "stdio", command };
+      ws.write(name, JSON.stringify(lock, null, 2));
+    }
+    rmSync(ws.path("docs.json"));
+    const r = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.deepEqual(r.stdout.split("\n").slice(1, 6), SEARCH_BLOCK);
+    assert.ok(!existsSync(marker), "no server was started");
+    // The mark is real: verify starts the command and leaves it.
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 1);
+    assert.ok(existsSync(marker), "verify started the server");
   });
 
   it("the pull-request recipe: git show of the old lock and its snapshots, saved under matching names", () => {

@@ -3,13 +3,15 @@
 // remove drops a server's entries, nothing is rewritten when unchanged, and the
 // file never feeds a digest or a verdict.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { runCli } from "../helpers/cli.js";
 import { SERVERS, rawStdioDump } from "../helpers/servers.js";
 import { baseTools, Workspace, type Tool } from "../helpers/workspace.js";
 
 const SIDECAR = "contractpin.contracts.json";
+const CRASH_HOOK = fileURLToPath(new URL("../fixtures/crash-before-snapshot.cjs", import.meta.url));
 
 /** Keys sorted by UTF-16 code units, two-space indent, LF, trailing newline: written here, not by contractpin. */
 function sortedPretty(value: unknown): string {
@@ -151,6 +153,73 @@ describe("contract snapshots", () => {
     assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
     assert.equal(ws.read(), lock);
     assert.equal(ws.read(SIDECAR), expected({ s: baseTools() }));
+  });
+  it("a sidecar that cannot be written is one warning: the pin stands, exit 0", () => {
+    const ws = new Workspace();
+    ws.dump("s.json", baseTools());
+    mkdirSync(ws.path(SIDECAR));
+    const warning = `contractpin: warning: ${SIDECAR}: cannot write the contract snapshots: is a directory; the pin in contractpin.lock stands without them\n`;
+    const add = runCli(["add", "s", "--file", "s.json"], { cwd: ws.dir });
+    assert.equal(add.code, 0, add.stderr);
+    assert.equal(add.stderr, warning);
+    assert.match(add.stdout, /^pinned s /);
+    assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
+    const update = runCli(["update"], { cwd: ws.dir });
+    assert.equal(update.code, 0);
+    assert.equal(update.stderr, warning);
+    // Once the way is clear, the next pin writes them.
+    rmSync(ws.path(SIDECAR), { recursive: true });
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    assert.equal(ws.read(SIDECAR), expected({ s: baseTools() }));
+  });
+
+  it("a crash between the lock's write and the snapshots': verify ignores the stale entries, update mends them", () => {
+    const ws = new Workspace();
+    const v1 = baseTools();
+    ws.dump("s.json", v1);
+    assert.equal(runCli(["add", "s", "--file", "s.json"], { cwd: ws.dir }).code, 0);
+    const v1Lock = ws.read();
+    const v1Sidecar = ws.read(SIDECAR);
+
+    const v2 = baseTools();
+    v2[0]!["description"] = "Search the catalogue for documents matching a query.";
+    ws.dump("s.json", v2);
+    const crashed = runCli(["update"], {
+      cwd: ws.dir,
+      env: { NODE_OPTIONS: `--require ${CRASH_HOOK}` },
+    });
+    assert.equal(crashed.code, null, "killed while writing the snapshots");
+    assert.notEqual(ws.read(), v1Lock, "the lock is v2");
+    assert.equal(ws.read(SIDECAR), v1Sidecar, "the snapshots are still v1");
+
+    // The lock decides: v2 is clean, and the stale file is not even read.
+    const clean = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.equal(clean.stderr, "");
+
+    // A drift from v2, even back to v1 (which the stale entry holds): one
+    // warning, the changed field, and no word diff against v1 taken for the pin.
+    for (const text of [v1[0]!["description"], "Other words."]) {
+      ws.dump("s.json", [{ ...v1[0]!, description: text }, v1[1]!]);
+      const r = runCli(["verify"], { cwd: ws.dir });
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(
+        r.stderr,
+        `contractpin: warning: ${SIDECAR}: no snapshot of tool "search" of server "s" matches the lock (stale or edited); showing the changed fields only\n`,
+      );
+      assert.ok(r.stdout.includes("  DRIFTED    search  changed: description\n\n"), r.stdout);
+      assert.ok(!r.stdout.includes("description:"), r.stdout);
+    }
+
+    // The next pin brings the snapshots in line with the lock.
+    ws.dump("s.json", v2);
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    assert.equal(ws.read(SIDECAR), expected({ s: v2 }));
+    ws.dump("s.json", v1);
+    const shown = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(shown.code, 1);
+    assert.equal(shown.stderr, "");
+    assert.ok(shown.stdout.includes("Search the [-catalogue-]{+index+} for"), shown.stdout);
   });
 });
 

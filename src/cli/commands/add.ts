@@ -22,6 +22,7 @@ import {
   REPEAT_HELP,
   REPEAT_OPTIONS,
   lockPath,
+  warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
@@ -145,7 +146,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   await writeLock(lockFile, lock, previous, { signal: io.signal });
   if (values["no-snapshot"] !== true) {
     const pinned = new Map([[name, { server: digests, contracts }]]);
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, { create: true });
+    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+      create: true,
+      warn: warner(io),
+    });
   }
   await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
   return EXIT.OK;

@@ -19,6 +19,7 @@ import {
   REPEAT_HELP,
   REPEAT_OPTIONS,
   lockPath,
+  warner,
 } from "../common.js";
 import { checkConfigOptions, nothingFound } from "../config-files.js";
 import { EXIT } from "../exit-code.js";
@@ -129,7 +130,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     exclusive: values.force !== true,
   });
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, { create: true });
+    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+      create: true,
+      warn: warner(io),
+    });
   }
   if (requests.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);

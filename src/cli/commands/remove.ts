@@ -2,7 +2,7 @@ import { timestamp } from "../../core/lock.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
-import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
+import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { displayName } from "../render/style.js";
@@ -37,6 +37,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await recordSnapshots(lockFile, await readLock(lockFile), new Map(), {
     create: false,
     removed: [name],
+    warn: warner(io),
   });
   await io.out(`removed ${displayName(name)} from ${lockFile}\n`);
   return EXIT.OK;

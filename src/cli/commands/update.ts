@@ -18,6 +18,7 @@ import {
   REPEAT_HELP,
   REPEAT_OPTIONS,
   lockPath,
+  warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
@@ -71,7 +72,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     { signal: io.signal },
   );
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), repinned, { create: true });
+    await recordSnapshots(lockFile, await readLock(lockFile), repinned, {
+      create: true,
+      warn: warner(io),
+    });
   }
   await io.out(
     renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),

@@ -4,6 +4,7 @@ import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
 import { ruleOf } from "../../core/findings/rules.js";
 import type { LockLines } from "../../core/lock-lines.js";
+import { escapeHiddenJson } from "../../core/pretty-json.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { displayName, style } from "./style.js";
@@ -140,27 +141,14 @@ export function itemMessage(item: ReportItem): string {
   return `${itemPlace(item)}: ${rule.title}${allowed}. ${detail}`;
 }
 
-// Characters a reader cannot see or a terminal would act on: as in the JSON
-// report, written as \u escapes (inside JSON strings, where alone they occur).
-const HIDDEN =
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/gu;
-
 /**
  * JSON text that no CI log reader acts on: every hidden character (layout
- * line feeds aside) as a `\u` escape, and `##[` written `#\u0023[`, so a
- * server's string cannot form a GitHub Actions `##[command]` anywhere in a
- * line. A pretty-printed JSON line never starts with `::` (the other form of
- * workflow command): it starts with a bracket, a brace or a quote. Parsing
- * gives back exactly the same value.
+ * line feeds aside) as a `\u` escape (escapeHiddenJson), and `##[` written
+ * `#\u0023[`, so a server's string cannot form a GitHub Actions `##[command]`
+ * anywhere in a line. A pretty-printed JSON line never starts with `::` (the
+ * other form of workflow command): it starts with a bracket, a brace or a
+ * quote. Parsing gives back exactly the same value.
  */
 export function inertJson(json: string): string {
-  return json
-    .replace(HIDDEN, (ch) => {
-      if (ch === "\n") return ch;
-      let out = "";
-      for (let i = 0; i < ch.length; i++)
-        out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-      return out;
-    })
-    .replaceAll("##[", "#\\u0023[");
+  return escapeHiddenJson(json).replaceAll("##[", "#\\u0023[");
 }

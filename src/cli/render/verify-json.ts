@@ -2,7 +2,7 @@ import { summarize, type ServerFinding } from "../../core/compare.js";
 import { canonicalize } from "../../core/canonical-json.js";
 import type { Finding } from "../../core/findings/finding.js";
 import type { JsonValue } from "../../core/json-value.js";
-import { prettyJson } from "../../core/pretty-json.js";
+import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 
 /** The identifier of the --json report's schema (documented in the README). */
@@ -71,7 +71,7 @@ export function renderVerifyJson(
       };
     }),
   };
-  return escapeHidden(prettyJson(report)) + "\n";
+  return escapeHiddenJson(prettyJson(report)) + "\n";
 }
 
 /** A finding as the report carries it: long values left out (`before_omitted`/`after_omitted`). */
@@ -85,19 +85,4 @@ function findingJson(finding: Finding): Record<string, JsonValue> {
     else out[`${key}_omitted`] = true;
   }
   return out;
-}
-
-// What visibleText shows as <U+XXXX>, but the line feeds of the layout (inside
-// strings, JSON.stringify has escaped every C0 control already).
-const HIDDEN =
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/gu;
-
-function escapeHidden(json: string): string {
-  return json.replace(HIDDEN, (ch) => {
-    if (ch === "\n") return ch;
-    let out = "";
-    for (let i = 0; i < ch.length; i++)
-      out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-    return out;
-  });
 }

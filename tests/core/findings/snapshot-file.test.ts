@@ -1,17 +1,26 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { canonicalize } from "../../../src/core/canonical-json.js";
 import { contractOf, type Contract } from "../../../src/core/contract.js";
 import type { ServerDigests } from "../../../src/core/digest.js";
+import { MAX_LOCK_BYTES } from "../../../src/core/limits.js";
 import { parseJson } from "../../../src/core/strict-json.js";
 import {
   MAX_SNAPSHOT_DEPTH,
   pruneSnapshot,
   readSnapshot,
-  readSnapshotEntries,
   renderSnapshot,
   snapshotEntry,
   snapshotPath,
@@ -19,6 +28,7 @@ import {
   withServer,
   writeSnapshot,
 } from "../../../src/io/snapshot-file.js";
+import { readSnapshotEntries } from "../../../src/io/snapshot-entries.js";
 import { pythonDigest } from "../../helpers/cli.js";
 import { baseTools } from "../../helpers/workspace.js";
 
@@ -205,22 +215,42 @@ describe("snapshot file", () => {
     }
   });
 
-  it(
-    "reads an unreadable file as no snapshot, with a warning",
-    { skip: process.getuid?.() === 0 },
-    async () => {
-      const dir = tempDir();
-      const path = join(dir, "c.contracts.json");
-      writeFileSync(path, "{}");
-      chmodSync(path, 0o000);
+  it("reads a directory, a FIFO or an over-limit file as no snapshot, with a warning, at once", async () => {
+    const dir = tempDir();
+    const cases: [string, (path: string) => void, string][] = [
+      ["a directory", (path) => mkdirSync(path), "it is a directory, not a regular file"],
+      // A FIFO with no writer: reading it would wait forever.
+      [
+        "a FIFO",
+        (path) => execFileSync("mkfifo", [path]),
+        "it is a FIFO (named pipe), not a regular file",
+      ],
+      [
+        "a sparse file over the limit",
+        (path) => truncateSync((writeFileSync(path, ""), path), MAX_LOCK_BYTES + 1),
+        "it is larger than the limit of 256 MiB",
+      ],
+    ];
+    for (const [what, make, why] of cases) {
+      const path = join(dir, `${what.replaceAll(" ", "-")}.contracts.json`);
+      make(path);
       const { snapshot, warning } = await readSnapshot(path);
-      assert.equal(snapshot, undefined);
+      assert.equal(snapshot, undefined, what);
       assert.equal(
         warning,
-        `${path}: cannot read the contract snapshots: permission denied; showing the changed fields only`,
+        `${path}: cannot read the contract snapshots: ${why}; showing the changed fields only`,
+        what,
       );
-    },
-  );
+      const wanted = [{ server: "s", tool: "t", pinned: `sha256:${"0".repeat(64)}` as const }];
+      const entries = await readSnapshotEntries(path, wanted);
+      assert.equal(entries.file, true, what);
+      assert.equal(entries.warning, warning, what);
+      // A pin replaces it with a regular file (a directory cannot be replaced).
+      if (what === "a directory") continue;
+      await writeSnapshot(path, withServer(undefined, "s", []));
+      assert.ok(statSync(path).isFile() && statSync(path).size < 100, what);
+    }
+  });
 
   it("leaves out a contract nested too deep to pretty-print, and still writes the rest", async () => {
     const dir = tempDir();
@@ -295,6 +325,38 @@ describe("readSnapshotEntries: the wanted entries, without parsing the whole fil
       read.entries.map((e) => canonicalize(e.contract)),
       contracts.map((c) => canonicalize(c)),
     );
+  });
+
+  it("writes hidden and bidirectional characters as \\u escapes, and still finds their entries by key", async () => {
+    const dir = tempDir();
+    const dump = join(dir, "hidden.json");
+    // Written as JSON escapes, so that the test's own text holds none raw either.
+    writeFileSync(
+      dump,
+      '{"tools": [{"name": "read\\u202efile", "description": "a\\u200bb\\u0085c\\u2028d\\ud83d\\ude00", "inputSchema": {"type": "object"}}, {"name": "plain", "inputSchema": {}}]}',
+    );
+    const list = (parseJson(readFileSync(dump)) as { tools: never[] }).tools;
+    const contracts = list.map((t) => contractOf(t));
+    const digests = pythonDigest(dump) as ServerDigests;
+    const path = join(dir, "c.contracts.json");
+    const server = "s\u200d";
+    await writeSnapshot(path, withServer(withServer(undefined, server, contracts), "z", contracts));
+    const text = readFileSync(path, "utf8");
+    assert.doesNotMatch(text, /[\u0080-\u009f\u200b\u202e\u2028]|\u200d/u);
+    assert.ok(text.includes('"read\\u202efile": {') && text.includes('"s\\u200d": {'), text);
+    assert.ok(text.includes("\u{1F600}"), "a visible emoji stays as it is");
+    // The fast path finds them (a bad value elsewhere would spoil a whole-file parse).
+    writeFileSync(
+      path,
+      text.replace('"z": {\n      "plain": {', '"z": {\n      "plain": {\n        "x": 1e400,'),
+    );
+    assert.match((await readSnapshot(path)).warning ?? "", /corrupt/);
+    const name = contracts[0]!.name;
+    const read = await readSnapshotEntries(path, [
+      { server, tool: name, pinned: digests.tools[name]!.digest },
+    ]);
+    assert.equal(read.warning, undefined);
+    assert.deepEqual(read.entries[0]!.contract, contracts[0]);
   });
 
   it("falls back to the whole file, with the same warnings, when an entry is edited, missing, or the layout differs", async () => {
