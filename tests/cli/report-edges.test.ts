@@ -99,10 +99,12 @@ describe("report formats at their edges", () => {
   it("a tool name with , : % CR and LF is one annotation, its data escaped as the runner unescapes it", () => {
     const ws = new Workspace();
     ws.dump("d.json", baseTools());
-    assert.equal(cli(["add", "d,o:c%s", "--file", "d.json"], ws).code, 0);
+    // The lock's name is a property value (file=): , and : escaped there too.
+    const lock = ["--lock", "l,o:c%k.lock"];
+    assert.equal(cli(["add", "d,o:c%s", "--file", "d.json", ...lock], ws).code, 0);
     const name = "a,b:c%0A%d\r\n::error::x";
     ws.dump("d.json", [...baseTools(), { name, description: "50%\n::add-mask::y" }]);
-    const r = cli(["verify", "--format", "github"], ws);
+    const r = cli(["verify", "--format", "github", ...lock], ws);
     assert.equal(r.code, 1, r.stderr);
     const all = commands(r.stdout);
     assert.deepEqual(
@@ -110,7 +112,10 @@ describe("report formats at their edges", () => {
       ["error", "notice"],
     );
     const [, props, data] = all[0]!;
-    assert.match(props, /^file=contractpin\.lock,line=\d+,title=contractpin medium%3A tool-added$/);
+    assert.match(
+      props,
+      /^file=l%2Co%3Ac%25k\.lock,line=\d+,title=contractpin medium%3A tool-added$/,
+    );
     assert.ok(!data.includes("\r") && !/%(?!25|0A|0D)/.test(data), data);
     // The server's name and the tool's, as the text report shows them (escaped, quoted).
     assert.ok(

@@ -139,7 +139,14 @@ describe("the GitHub Action, run as the runner runs it", () => {
     for (const step of ACTION.runs.steps) {
       assert.equal(step.shell, "bash");
       assert.doesNotMatch(step.run, /\$\{\{/, `a run: holds an expression: ${step.run}`);
+      // No other action, no download: only this checkout's scripts.
+      assert.equal((step as { uses?: string }).uses, undefined);
+      assert.match(step.run, /^bash "\$GITHUB_ACTION_PATH\/scripts\/action-[a-z]+\.sh"$/);
     }
+    // Dependencies exactly as package-lock.json pins them: nothing by a tag or a range.
+    const install = readFileSync(join(ROOT, "scripts/action-install.sh"), "utf8");
+    assert.match(install, /^npm ci --no-audit --no-fund$/m);
+    assert.doesNotMatch(install, /npx|npm (i|install)\b|@latest|curl|wget/);
     assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
       "allow-new",
       "concurrency",
