@@ -46,6 +46,15 @@ delimiter="contractpin_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 output() { printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$GITHUB_OUTPUT"; }
 output exit-code "$code"
 if [ "$code" -eq 1 ]; then output drift true; else output drift false; fi
-if [ -n "$sarif" ] && [ -f "$sarif" ]; then output sarif "$sarif"; else output sarif ""; fi
+# The SARIF path as an absolute one: upload-sarif resolves a relative path from
+# the workspace, not from working-directory.
+if [ -n "$sarif" ] && [ -f "$sarif" ]; then
+  case "$sarif" in
+    /*) output sarif "$sarif" ;;
+    *) output sarif "$PWD/$sarif" ;;
+  esac
+else
+  output sarif ""
+fi
 if [ -f "$json" ]; then output json "$json"; else output json ""; fi
 exit "$code"

@@ -139,7 +139,14 @@ describe("the GitHub Action, run as the runner runs it", () => {
     for (const step of ACTION.runs.steps) {
       assert.equal(step.shell, "bash");
       assert.doesNotMatch(step.run, /\$\{\{/, `a run: holds an expression: ${step.run}`);
+      // No other action, no download: only this checkout's scripts.
+      assert.equal((step as { uses?: string }).uses, undefined);
+      assert.match(step.run, /^bash "\$GITHUB_ACTION_PATH\/scripts\/action-[a-z]+\.sh"$/);
     }
+    // Dependencies exactly as package-lock.json pins them: nothing by a tag or a range.
+    const install = readFileSync(join(ROOT, "scripts/action-install.sh"), "utf8");
+    assert.match(install, /^npm ci --no-audit --no-fund$/m);
+    assert.doesNotMatch(install, /npx|npm (i|install)\b|@latest|curl|wget/);
     assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
       "allow-new",
       "concurrency",
@@ -159,7 +166,8 @@ describe("the GitHub Action, run as the runner runs it", () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.outputs["exit-code"], "0");
     assert.equal(r.outputs["drift"], "false");
-    assert.equal(r.outputs["sarif"], "contractpin.sarif");
+    // Absolute: upload-sarif resolves a relative path from the workspace.
+    assert.equal(r.outputs["sarif"], ws.path("contractpin.sarif"));
     const sarif = JSON.parse(readFileSync(ws.path("contractpin.sarif"), "utf8"));
     assert.equal(sarif.version, "2.1.0");
     assert.deepEqual(sarif.runs[0].results, []);
@@ -207,8 +215,22 @@ describe("the GitHub Action, run as the runner runs it", () => {
     });
     assert.equal(other.code, 0, other.stdout + other.stderr);
     assert.equal(other.summary, "");
-    const both = runAction(ws.dir, { "working-directory": "ci", servers: "other, docs" });
+    const both = runAction(ws.dir, {
+      "working-directory": "ci",
+      servers: "other, docs",
+      sarif: "out.sarif",
+    });
     assert.equal(both.code, 1, both.stdout + both.stderr);
+    // Annotations and SARIF name the lock from the repository's root, the
+    // sarif output from anywhere.
+    assert.match(both.stdout, /^::error file=ci\/contractpin\.lock,line=\d+,/m);
+    assert.equal(both.outputs["sarif"], join(dir, "out.sarif"));
+    const log = JSON.parse(readFileSync(join(dir, "out.sarif"), "utf8"));
+    assert.equal(
+      log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri,
+      "ci/contractpin.lock",
+    );
+    assert.deepEqual(log.runs[0].automationDetails, { id: "contractpin/ci/contractpin.lock/" });
     // A new tool fails, unless allow-new.
     const tools = [...baseTools(), { name: "extra", inputSchema: { type: "object" } }];
     writeFileSync(join(dir, "docs.json"), JSON.stringify({ tools }));
@@ -220,6 +242,16 @@ describe("the GitHub Action, run as the runner runs it", () => {
     });
     assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
     assert.equal(allowed.outputs["drift"], "false");
+    // timeout and concurrency reach verify: a bad one is verify's usage error.
+    for (const [input, flag] of [
+      ["timeout", "--timeout"],
+      ["concurrency", "--concurrency"],
+    ] as const) {
+      const bad = runAction(ws.dir, { "working-directory": "ci", [input]: "0x" });
+      assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+      assert.equal(bad.outputs["exit-code"], "2");
+      assert.match(bad.stderr, new RegExp(`contractpin: ${flag} takes .*, not '0x'`));
+    }
   });
 
   it("a missing lock is exit 2, drift false; a bad boolean input is exit 2 before verify runs", () => {

@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
+import { load } from "js-yaml";
 import { tempDir } from "../helpers/cleanup.js";
 import { CLI, ROOT } from "../helpers/cli.js";
 import { baseTools } from "../helpers/workspace.js";
@@ -114,6 +115,26 @@ before(
   },
   { timeout: 600_000 },
 );
+
+describe("the hook manifest", () => {
+  it("has two hooks, an offline check on the lock's files and a live verify, neither given filenames", () => {
+    const hooks = load(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8")) as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(
+      hooks.map((h) => [h["id"], h["entry"], h["pass_filenames"]]),
+      [
+        ["contractpin-check", "contractpin check", false],
+        ["contractpin-verify", "contractpin verify", false],
+      ],
+    );
+    const files = new RegExp(hooks[0]!["files"] as string);
+    for (const f of ["contractpin.lock", "a/contractpin.contracts.json"]) assert.match(f, files);
+    for (const f of ["contractpin.lock.bak", "xcontractpin.lock", "README.md"])
+      assert.doesNotMatch(f, files);
+  });
+});
 
 describe(
   "the pre-commit hooks, run by git through the real pre-commit",

@@ -55,7 +55,7 @@ export function renderAnnotations(
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   let notice = `contractpin: ${count(items.length, "finding")} (${count(total.error, "error")}, ${count(total.warning, "warning")})`;
   if (total.error > shown.error || total.warning > shown.warning) {
-    notice += `; annotated: the first ${ANNOTATION_CAP} of each, most severe first; every finding is in the log, the job summary and the SARIF report`;
+    notice += `; annotated: the first ${ANNOTATION_CAP} of each, most severe first; the text report and the json and sarif formats list every finding`;
   }
   lines.push(`::notice title=${escapeProperty("contractpin")}::${escapeData(notice)}`);
   return lines.join("\n") + "\n";

@@ -91,7 +91,7 @@ function fit(parts: readonly string[], maxBytes: number): string {
   const total = parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
   if (total <= maxBytes) return parts.join("");
   const note = (left: number) =>
-    `\n\n> **Truncated:** ${left} of ${parts.length} parts of this report were left out to stay under ${maxBytes} bytes; every finding is in the job's log and the SARIF report.\n`;
+    `\n\n> **Truncated:** ${left} of ${parts.length} parts of this report were left out to stay under ${maxBytes} bytes; the text, JSON and SARIF reports list every finding.\n`;
   // The note's length hardly depends on the count: reserve it with the largest.
   const reserve = Buffer.byteLength(note(parts.length));
   let used = 0;
