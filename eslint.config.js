@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "tests/fixtures/"] },
+  { ignores: ["dist/", "node_modules/", "tests/fixtures/", ".conformance/", ".bench/"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

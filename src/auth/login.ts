@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { auth, resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
+import {
+  auth,
+  extractWWWAuthenticateParams,
+  resourceUrlFromServerUrl,
+  type FetchLike,
+} from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
 import { visibleText } from "../core/visible-text.js";
 import { authFailure } from "./auth-error.js";
@@ -96,9 +101,18 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
   stopped.catch(() => undefined);
   try {
     const fetchFn = authFetch();
+    const challenge = await Promise.race([challengeOf(options.url, fetchFn), stopped]);
+    const found = {
+      ...(challenge.resourceMetadataUrl === undefined
+        ? {}
+        : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+      ...(options.scope === undefined && challenge.scope !== undefined
+        ? { scope: challenge.scope }
+        : {}),
+    };
     const first = await Promise.race([
       quietLibraryWarnings(() =>
-        auth(provider, { serverUrl: options.url, fetchFn, forceReauthorization: true }),
+        auth(provider, { serverUrl: options.url, fetchFn, forceReauthorization: true, ...found }),
       ),
       stopped,
     ]);
@@ -112,6 +126,7 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
           authorizationCode: code,
           ...(iss === undefined ? {} : { iss }),
           fetchFn,
+          ...found,
         }),
       ),
       stopped,
@@ -126,5 +141,47 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
     throw authFailure(err);
   } finally {
     listener.close();
+  }
+}
+
+/**
+ * What the server's own challenge says: an `initialize` sent without any
+ * credential (and without the lock's headers), whose 401 (or 403)
+ * `WWW-Authenticate` may name the protected resource metadata (when it is at
+ * no well-known URL) and the scope to ask for. Nothing when the server asks
+ * for nothing, or cannot be reached (discovery then says why).
+ */
+async function challengeOf(
+  url: URL,
+  fetchFn: FetchLike,
+): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    const res = await fetchFn(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "contractpin", version: "login" },
+        },
+      }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status !== 401 && res.status !== 403) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
+    return {
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+      ...(scope === undefined ? {} : { scope }),
+    };
+  } catch {
+    return {};
   }
 }

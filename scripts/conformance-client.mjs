@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// The client that the official conformance suite runs (scripts/conformance.mjs):
+// contractpin as a person uses it. The suite appends the server URL and names the
+// scenario in MCP_CONFORMANCE_SCENARIO (client credentials, where a scenario
+// gives them, in MCP_CONFORMANCE_CONTEXT).
+//   initialize: `contractpin dump --url URL`, which initializes and lists tools.
+//   auth/*:     `contractpin login --url URL --no-browser` on a pseudo-terminal (login
+//               refuses without one), the printed authorization URL opened by this
+//               script as a browser would (the suite's authorization server approves
+//               at once and redirects to contractpin's loopback callback), then
+//               `contractpin dump --url URL` with the stored credential.
+// Credentials go to a temporary folder of their own, removed at the end.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../dist/bin/contractpin.cjs", import.meta.url));
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+// The client ID metadata document the suite expects a client to name.
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+// A browser on a pseudo-terminal: runs ARGV, fetches the first authorization
+// URL it prints (following redirects, as a browser does), passes its output on.
+const DRIVER = String.raw`
+import json, os, pty, re, select, subprocess, sys, urllib.request
+main, sub = pty.openpty()
+p = subprocess.Popen(json.loads(sys.argv[1]), stdout=sub, stderr=sub, stdin=sub)
+os.close(sub)
+data, opened = b"", False
+while True:
+    r, _, _ = select.select([main], [], [], 60)
+    if not r:
+        break
+    try:
+        chunk = os.read(main, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+    m = re.search(rb"(https?://\S+?[?&]response_type=code\S*)", data)
+    if m and not opened:
+        opened = True
+        try:
+            urllib.request.urlopen(m.group(1).decode()).read()
+        except Exception as e:
+            sys.stderr.write("browser: %s\n" % e)
+sys.stderr.write(data.decode("utf-8", "replace"))
+sys.exit(p.wait())
+`;
+
+const home = mkdtempSync(join(tmpdir(), "contractpin-conformance-"));
+const env = { ...process.env, CONTRACTPIN_CONFIG_DIR: home, CONTRACTPIN_CREDENTIAL_STORE: "file" };
+delete env.CI; // a person at a terminal, not a CI job
+const run = (argv, driver = false) => {
+  const r = driver
+    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, stdio: "inherit" })
+    : spawnSync(argv[0], argv.slice(1), { env, stdio: "inherit" });
+  return r.status ?? 1;
+};
+
+let code = 0;
+try {
+  if (scenario.startsWith("auth/")) {
+    const login = [process.execPath, CLI, "login", "--url", url, "--no-browser", "--timeout", "30"];
+    // The document a deployment would host; the library uses it only where the
+    // authorization server supports client ID metadata documents.
+    login.push("--client-metadata-url", CLIENT_METADATA_URL);
+    if (context.client_id !== undefined) {
+      login.push("--client-id", context.client_id);
+      if (context.client_secret !== undefined) {
+        env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+        login.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+      }
+    }
+    code = run(login, true);
+  }
+  if (code === 0) code = run([process.execPath, CLI, "dump", "--url", url]);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+process.exit(code);
