@@ -59,6 +59,7 @@ export async function runGuard(run: GuardRun): Promise<number> {
     redact: report.redact,
   });
   let failedCode: number | undefined;
+  let clientGone = false;
 
   // The client's side: one message a line, read before the server is up so
   // that nothing it sends is lost; handled in order.
@@ -67,6 +68,7 @@ export async function runGuard(run: GuardRun): Promise<number> {
     tooLong: () =>
       report.say(`dropped a client message larger than ${run.ctx.maxMessageBytes} bytes`),
     end: () => {
+      clientGone = true;
       void relay.drained().then(async () => {
         await server.transport?.close();
         finish(failedCode ?? OK);
@@ -90,6 +92,8 @@ export async function runGuard(run: GuardRun): Promise<number> {
     },
     ended: finish,
   });
+  // A client that left while the server was starting: nothing else would end it.
+  if (clientGone) await server.transport?.close();
 
   const abort = () => {
     void (server.transport?.close() ?? Promise.resolve()).then(() => finish(CANNOT_RUN));
