@@ -153,6 +153,25 @@ describe("under GITHUB_ACTIONS=true, a server's text is never a workflow command
     }
   });
 
+  it("digest --json stays parseable, and no tool name in it is a command", () => {
+    const ws = new Workspace();
+    const names = ["::add-mask::hunter2", "##[set-output name=y;]pwned", "a\u202eb"];
+    ws.dump(
+      "evil.json",
+      names.map((name) => ({ name, inputSchema: { type: "object" } })),
+    );
+    const r = runCli(["digest", "--json", "evil.json"], { cwd: ws.dir, env: ACTIONS });
+    assert.equal(r.code, 0, r.stderr);
+    const plain = runCli(["digest", "--json", "evil.json"], {
+      cwd: ws.dir,
+      env: { GITHUB_ACTIONS: undefined },
+    });
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(plain.stdout));
+    assert.deepEqual(Object.keys(JSON.parse(r.stdout).tools).sort(), [...names].sort());
+    assert.ok(!r.stdout.includes("##[") && !r.stdout.includes("\u202e"), r.stdout);
+    assert.deepEqual(actedOn(r.stdout), []);
+  });
+
   it("a failing server's stderr lines, in verify's report and in add's error", () => {
     const ws = pinned("fail");
     for (const args of [

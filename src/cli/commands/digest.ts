@@ -7,6 +7,7 @@ import { parseCommandArgs } from "../args.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderServerDigests } from "../render/digest-text.js";
+import { inertJson } from "../render/report-model.js";
 
 export const help = `Usage: contractpin digest [FILE|-] [--json]
 
@@ -36,6 +37,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const tools = toolsFromDump(parseJson(await readInput(positionals[0] ?? "-")));
   const digests = digestTools(tools);
-  await io.out(values.json ? prettyJson(digests) + "\n" : renderServerDigests(digests, io.color));
+  if (values.json) {
+    // Data, as verify --json is: parseable under GitHub Actions (no
+    // stop-commands markers), and no tool name in it can form a command.
+    await (io.data ?? io.out)(inertJson(prettyJson(digests)) + "\n");
+  } else {
+    await io.out(renderServerDigests(digests, io.color));
+  }
   return EXIT.OK;
 }
