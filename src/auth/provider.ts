@@ -227,19 +227,30 @@ export class StoreBackedProvider implements OAuthClientProvider {
    * resource metadata `resource` only when it covers that URL.
    */
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
-    if (
-      resource !== undefined &&
-      !checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })
-    ) {
-      throw new ContractpinError(
-        "AUTH_FAILED",
-        `the server's protected resource metadata names ${visibleText(resource)}, which is not ${this.options.resource}`,
-      );
-    }
-    return new URL(resource ?? this.options.resource);
+    return pinnedResource(this.options.resource, serverUrl, resource);
   }
 
   private loginRequired(): ContractpinError {
     return new ContractpinError("AUTH_REQUIRED", this.options.loginHint);
   }
+}
+
+/**
+ * The resource indicator of a credential bound to `pinned` (the MCP server's
+ * canonical URL): the protected resource metadata's `resource` only when it
+ * covers the server's URL, else `pinned`.
+ *
+ * @throws ContractpinError AUTH_FAILED for metadata naming another resource.
+ */
+export function pinnedResource(pinned: string, serverUrl: string | URL, advertised?: string): URL {
+  if (
+    advertised !== undefined &&
+    !checkResourceAllowed({ requestedResource: serverUrl, configuredResource: advertised })
+  ) {
+    throw new ContractpinError(
+      "AUTH_FAILED",
+      `the server's protected resource metadata names ${visibleText(advertised)}, which is not ${pinned}`,
+    );
+  }
+  return new URL(advertised ?? pinned);
 }
