@@ -90,6 +90,19 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
     assert.equal(existsSync(join(dir, "config")), false, "nothing was stored");
   });
 
+  it("update keeps the auth member, and dump NAME reads the server the same way", () => {
+    const lockFile = join(dir, "contractpin.lock");
+    const auth = JSON.parse(readFileSync(lockFile, "utf8")).servers.linear.auth;
+    const before = tokenRequests(fx).length;
+    const update = run(["update", "linear"]);
+    assert.equal(update.code, 0, update.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(lockFile, "utf8")).servers.linear.auth, auth);
+    const dump = run(["dump", "linear"]);
+    assert.equal(dump.code, 0, dump.stderr);
+    assert.equal((JSON.parse(dump.stdout) as unknown[]).length, 1);
+    assert.equal(tokenRequests(fx).length, before + 2);
+  });
+
   it("a wrong client secret: exit 1, one sanitised line, the secret not shown", () => {
     const r = run(["verify"], { CC_SECRET: WRONG });
     assert.equal(r.code, 1, r.stdout + r.stderr);
