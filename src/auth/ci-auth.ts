@@ -1,6 +1,8 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import {
   AuthorizationServerMismatchError,
   ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
   auth,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
@@ -23,6 +25,8 @@ export interface CiFlow {
   clientId: string;
   clientSecret?: string;
   refreshToken?: string;
+  /** A PEM private key (private_key_jwt, instead of a client secret). */
+  privateKey?: string;
   /** The variable that holds the refresh token: its name in `--oauth-state-out`. */
   refreshVariable?: string;
 }
@@ -39,16 +43,18 @@ export function ciFlow(
   env: Readonly<Record<string, string | undefined>>,
 ): CiFlow | undefined {
   if (spec === undefined || spec.mode === "login") return undefined;
-  const expand = (key: "client_id" | "client_secret" | "refresh_token") =>
+  const expand = (key: "client_id" | "client_secret" | "refresh_token" | "private_key") =>
     spec[key] === undefined ? undefined : expandReferences(spec[key], env, `auth ${key}`);
   const clientSecret = expand("client_secret");
   const refreshToken = expand("refresh_token");
+  const privateKey = expand("private_key");
   return {
     mode: spec.mode,
     issuer: spec.issuer!,
     clientId: expand("client_id")!,
     ...(clientSecret === undefined ? {} : { clientSecret }),
     ...(refreshToken === undefined ? {} : { refreshToken }),
+    ...(privateKey === undefined ? {} : { privateKey }),
     ...(spec.refresh_token === undefined
       ? {}
       : { refreshVariable: referencedName(spec.refresh_token)! }),
@@ -75,10 +81,10 @@ export interface CiTarget {
  * option the server fails (the new refresh token would be lost).
  */
 export async function ciAccessToken(flow: CiFlow, target: CiTarget): Promise<string> {
-  const provider: OAuthClientProvider & { current(): StoredOAuthTokens | undefined } =
-    flow.mode === "client_credentials"
-      ? new PinnedClientCredentials(target.resource, flow)
-      : new EnvRefreshProvider(target, flow);
+  const provider =
+    flow.mode === "refresh_token"
+      ? new EnvRefreshProvider(target, flow)
+      : clientCredentials(target.resource, flow);
   const result = await quietLibraryWarnings(
     () =>
       auth(provider, {
@@ -91,34 +97,62 @@ export async function ciAccessToken(flow: CiFlow, target: CiTarget): Promise<str
       }),
     true,
   );
-  const token = provider.current()?.access_token;
+  const token = (await provider.tokens())?.access_token;
   if (result !== "AUTHORIZED" || !token) {
     throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
   }
   return token;
 }
 
-/** The library's client_credentials provider, its resource indicator pinned like a stored login's. */
-class PinnedClientCredentials extends ClientCredentialsProvider {
-  constructor(
-    private readonly pinned: string,
-    flow: CiFlow,
-  ) {
-    super({
-      clientId: flow.clientId,
-      clientSecret: flow.clientSecret!,
-      clientName: "contractpin",
-      expectedIssuer: flow.issuer,
-    });
-  }
+/**
+ * The library's client_credentials provider (a client secret, or
+ * private_key_jwt), bound to the lock's issuer, its resource indicator pinned
+ * like a stored login's.
+ */
+function clientCredentials(resource: string, flow: CiFlow): OAuthClientProvider {
+  const common = {
+    clientId: flow.clientId,
+    clientName: "contractpin",
+    expectedIssuer: flow.issuer,
+  };
+  const provider: OAuthClientProvider =
+    flow.privateKey === undefined
+      ? new ClientCredentialsProvider({ ...common, clientSecret: flow.clientSecret! })
+      : new PrivateKeyJwtProvider({ ...common, ...signingKey(flow.privateKey) });
+  provider.validateResourceURL = async (serverUrl, advertised) =>
+    pinnedResource(resource, serverUrl, advertised);
+  return provider;
+}
 
-  current(): StoredOAuthTokens | undefined {
-    return this.tokens();
+/**
+ * A PEM private key as PKCS#8 and the JWS algorithm its type implies: RS256
+ * for RSA, ES256 or ES384 for EC P-256 or P-384.
+ *
+ * @throws ContractpinError AUTH_FAILED for a key that is not one of these (never quoting it).
+ */
+function signingKey(pem: string): { privateKey: string; algorithm: string } {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    throw new ContractpinError("AUTH_FAILED", "auth private_key is not a PEM private key");
   }
-
-  async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL> {
-    return pinnedResource(this.pinned, serverUrl, resource);
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const algorithm =
+    key.asymmetricKeyType === "rsa"
+      ? "RS256"
+      : curve === "prime256v1"
+        ? "ES256"
+        : curve === "secp384r1"
+          ? "ES384"
+          : undefined;
+  if (algorithm === undefined) {
+    throw new ContractpinError(
+      "AUTH_FAILED",
+      "auth private_key must be an RSA or EC P-256/P-384 private key",
+    );
   }
+  return { privateKey: key.export({ type: "pkcs8", format: "pem" }).toString(), algorithm };
 }
 
 // Selects the library's refresh branch; nobody is ever sent there.
@@ -162,10 +196,6 @@ class EnvRefreshProvider implements OAuthClientProvider {
       ...(this.flow.clientSecret === undefined ? {} : { client_secret: this.flow.clientSecret }),
       issuer: this.flow.issuer,
     };
-  }
-
-  current(): StoredOAuthTokens | undefined {
-    return this.saved;
   }
 
   tokens(ctx?: OAuthClientInformationContext): StoredOAuthTokens | undefined {

@@ -8,17 +8,20 @@ export const AUTH_OPTIONS = {
   "client-id": { type: "string" },
   "client-secret-env": { type: "string" },
   "refresh-token-env": { type: "string" },
+  "private-key-env": { type: "string" },
 } as const;
 
 export const AUTH_HELP = `  --auth MODE          how the server authorizes, written to the lock's auth member:
                        client_credentials (needs --issuer, --client-id and
-                       --client-secret-env), refresh_token (needs --issuer, --client-id
+                       --client-secret-env or --private-key-env), refresh_token (needs --issuer, --client-id
                        and --refresh-token-env; --client-secret-env optional), or login
                        (a stored 'contractpin login'; --issuer, --client-id optional)
   --issuer URL         the authorization server's issuer: the only one that gets the secret
   --client-id ID       the pre-registered client
   --client-secret-env VAR   the variable that holds the client's secret (never the secret)
-  --refresh-token-env VAR   the variable that holds a refresh token (never the token)`;
+  --refresh-token-env VAR   the variable that holds a refresh token (never the token)
+  --private-key-env VAR     the variable that holds the client's private key (PEM, RSA
+                       or EC P-256/P-384), for private_key_jwt instead of a secret`;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -49,6 +52,7 @@ export function authFromOptions(
   for (const [option, key] of [
     ["client-secret-env", "client_secret"],
     ["refresh-token-env", "refresh_token"],
+    ["private-key-env", "private_key"],
   ] as const) {
     const name = values[option];
     if (name === undefined) continue;
@@ -60,6 +64,7 @@ export function authFromOptions(
     client_id: "--client-id",
     client_secret: "--client-secret-env",
     refresh_token: "--refresh-token-env",
+    private_key: "--private-key-env",
     mode: "--auth",
   };
   try {
@@ -70,6 +75,13 @@ export function authFromOptions(
       /^auth\.(\w+)/,
       (_, key: string) => flag[key] ?? key,
     );
-    throw usage(text.replace(/\bauth mode\b/, "--auth"));
+    throw usage(
+      text
+        .replace(/\bauth mode\b/, "--auth")
+        .replace(
+          /^auth of mode "(\w+)" needs exactly one of client_secret and private_key/,
+          "--auth $1 needs exactly one of --client-secret-env and --private-key-env",
+        ),
+    );
   }
 }

@@ -21,14 +21,20 @@ export interface HttpAuth {
   client_secret?: string;
   /** `${VAR}`: the variable that holds a refresh token (refresh_token mode). */
   refresh_token?: string;
+  /** `${VAR}`: the variable that holds the client's private key, PEM (private_key_jwt). */
+  private_key?: string;
 }
 
 /** The members that hold secrets: each must be exactly one `${VAR}` reference. */
-export const AUTH_SECRETS = ["client_secret", "refresh_token"] as const;
+export const AUTH_SECRETS = ["client_secret", "refresh_token", "private_key"] as const;
 
 const ONE_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const KEYS: Record<AuthMode, { required: string[]; optional: string[] }> = {
-  client_credentials: { required: ["issuer", "client_id", "client_secret"], optional: [] },
+  // With exactly one of client_secret and private_key.
+  client_credentials: {
+    required: ["issuer", "client_id"],
+    optional: ["client_secret", "private_key"],
+  },
   refresh_token: {
     required: ["issuer", "client_id", "refresh_token"],
     optional: ["client_secret"],
@@ -44,14 +50,15 @@ export function referencedName(value: string): string | undefined {
 /** The strings of an `auth` member that are expanded when the server is read. */
 export function authTemplates(auth: HttpAuth | undefined): string[] {
   if (auth === undefined) return [];
-  return [auth.client_id, auth.client_secret, auth.refresh_token].filter(
+  return [auth.client_id, auth.client_secret, auth.refresh_token, auth.private_key].filter(
     (v): v is string => v !== undefined,
   );
 }
 
 /**
  * Checks an `auth` member (spec: SPEC.md 7) and returns it typed: a known
- * `mode`, the members that mode needs and no others, an `issuer` that is an
+ * `mode`, the members that mode needs and no others (client_credentials:
+ * exactly one of client_secret and private_key), an `issuer` that is an
  * https (or loopback http) URL, and each secret as exactly one `${VAR}`
  * reference. A literal secret is refused without being quoted.
  *
@@ -100,6 +107,12 @@ export function validateAuth(
     }
     if (key === "issuer" && issuerProblem(text) !== undefined) fail(key, issuerProblem(text)!);
     (out as unknown as Record<string, string>)[key] = text;
+  }
+  if (
+    out.mode === "client_credentials" &&
+    (out.client_secret === undefined) === (out.private_key === undefined)
+  ) {
+    fail("", 'of mode "client_credentials" needs exactly one of client_secret and private_key');
   }
   return out;
 }

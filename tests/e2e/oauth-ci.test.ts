@@ -4,7 +4,7 @@
 // a refresh token from the environment with its rotation written to
 // --oauth-state-out, and no secret or token in any output, lock or snapshot.
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -273,5 +273,79 @@ describe("a refresh token from the environment (refresh_token mode)", () => {
   it("no refresh or access token appears in any output, the lock or its snapshot", () => {
     const shown = everythingShown(dir, outputs);
     for (const t of [...issued(fx), seed]) assert.ok(!shown.includes(t), "a token was shown");
+  });
+});
+
+describe("client_credentials with private_key_jwt (a private key from the environment)", () => {
+  const pair = () =>
+    generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      // PKCS#1, as `openssl genrsa` writes it: contractpin converts it for signing.
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+  it("add and verify sign an assertion with the key; a wrong key or a non-key fails in one line", async () => {
+    const dir = tempDir();
+    const { privateKey, publicKey } = pair();
+    const fx = await startOAuthFixture(dir, { PKJ_CLIENT_ID: "ci-jwt", PKJ_PUBLIC_KEY: publicKey });
+    const outputs: string[] = [];
+    const run = (args: string[], key: string) => {
+      const env = { CI: "true", MCP_KEY: key, CONTRACTPIN_CONFIG_DIR: join(dir, "config") };
+      const r = runCli(args, { cwd: dir, env });
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    const add = run(
+      [
+        "add",
+        "linear",
+        "--url",
+        fx.url,
+        "--auth",
+        "client_credentials",
+        "--issuer",
+        fx.issuer,
+        "--client-id",
+        "ci-jwt",
+        "--private-key-env",
+        "MCP_KEY",
+      ],
+      privateKey,
+    );
+    assert.equal(add.code, 0, add.stdout + add.stderr);
+    const lock = JSON.parse(readFileSync(join(dir, "contractpin.lock"), "utf8"));
+    assert.equal(lock.servers.linear.auth.private_key, "${MCP_KEY}");
+    const verify = run(["verify"], privateKey);
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    const [grant] = tokenRequests(fx);
+    assert.equal(
+      grant?.client_assertion_type,
+      "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+    );
+    assert.equal(grant?.client_secret, undefined);
+    const assertions = fx.report().filter((e) => e.assertion !== undefined);
+    assert.deepEqual(
+      assertions.map((e) => (e.assertion as { ok: boolean }).ok),
+      [true, true],
+    );
+
+    const wrong = run(["verify"], pair().privateKey);
+    assert.equal(wrong.code, 1);
+    assert.match(
+      wrong.stdout,
+      /linear\s+UNREACHABLE\s+the authorization server refused: invalid_client: bad client assertion\n/,
+    );
+    const notKey = run(["verify"], "not-a-key-at-all");
+    assert.equal(notKey.code, 1);
+    assert.match(
+      notKey.stdout,
+      /linear\s+UNREACHABLE\s+auth private_key is not a PEM private key\n/,
+    );
+    // The key's body, line by line, and every token: nowhere.
+    const shown = everythingShown(dir, outputs);
+    for (const line of privateKey.split("\n").filter((l) => l.length > 20)) {
+      assert.ok(!shown.includes(line), "a line of the private key was shown");
+    }
+    for (const t of issued(fx)) assert.ok(!shown.includes(t), "a token was shown");
   });
 });
