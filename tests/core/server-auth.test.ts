@@ -49,6 +49,26 @@ describe("validateAuth", () => {
       /refresh_token is not a member/,
     ],
     [
+      "both a client secret and a private key",
+      { ...CC, private_key: "${KEY}" },
+      /needs exactly one of client_secret and private_key/,
+    ],
+    [
+      "neither a client secret nor a private key",
+      { mode: "client_credentials", issuer: CC.issuer, client_id: "x" },
+      /needs exactly one of client_secret and private_key/,
+    ],
+    [
+      "a literal private key",
+      {
+        mode: "client_credentials",
+        issuer: CC.issuer,
+        client_id: "x",
+        private_key: "-----BEGIN PRIVATE KEY-----",
+      },
+      /private_key must be a reference/,
+    ],
+    [
       "an http issuer elsewhere than loopback",
       { ...CC, issuer: "http://auth.example.com/" },
       /https URL/,
