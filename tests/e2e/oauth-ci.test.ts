@@ -138,6 +138,29 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
     assert.deepEqual(fx.report().slice(before), []);
   });
 
+  it("a lock naming another issuer than the server's authorization server: the secret is not sent (exit 1)", () => {
+    const lockFile = join(dir, "contractpin.lock");
+    const original = readFileSync(lockFile, "utf8");
+    writeFileSync(
+      lockFile,
+      original.replace(JSON.stringify(fx.issuer), '"https://auth.elsewhere.example/"'),
+    );
+    const before = fx.report().length;
+    const r = run(["verify"]);
+    writeFileSync(lockFile, original);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /names the authorization server http:\/\/127\.0\.0\.1:\d+\/, but its credential is from https:\/\/auth\.elsewhere\.example\//,
+    );
+    const after = fx.report().slice(before);
+    assert.ok(
+      after.every((e) => e.path !== "/token"),
+      JSON.stringify(after),
+    );
+    assert.ok(!JSON.stringify(after).includes(SECRET));
+  });
+
   it("the lock reader refuses a literal secret or an unknown mode in auth (exit 2), and does not quote it", () => {
     const lockFile = join(dir, "contractpin.lock");
     const original = readFileSync(lockFile, "utf8");
