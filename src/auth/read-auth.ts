@@ -59,7 +59,12 @@ export function readAuthProvider(
     );
   }
   const resource = resourceUrlFromServerUrl(url).href;
-  const hint = loginHint(ctx.server, url);
+  // Under CI nobody can log in: name the non-interactive way too.
+  const hint =
+    loginHint(ctx.server, url) +
+    (ctx.env.CI === "true"
+      ? "; under CI, give the lock an auth member instead (contractpin add --help: --auth)"
+      : "");
   // Expanded now: a missing secret fails the server before it is contacted.
   const flow = ciFlow(source.auth, ctx.env);
   let provider: StoreBackedProvider | undefined;

@@ -205,6 +205,13 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
     assert.match(missing.stderr, /--issuer is required for --auth "client_credentials"/);
   });
 
+  it("under CI a server without an auth member and no stored login fails at once, naming both ways (exit 1)", () => {
+    const r = run(["add", "plain", "--url", fx.url]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(oneLine(r.stderr), r.stderr);
+    assert.match(r.stderr, /login --url [^']*'\); under CI, give the lock an auth member instead/);
+  });
+
   it("no secret or token appears in any output, the lock or its snapshot", () => {
     const shown = everythingShown(dir, outputs);
     const tokens = issued(fx);
