@@ -1,6 +1,5 @@
 import {
   AuthorizationServerMismatchError,
-  checkResourceAllowed,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -9,7 +8,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
-import { visibleText } from "../core/visible-text.js";
+import { pinnedResource } from "./resource-pin.js";
 import { readEntry, writeEntry, type CredentialStore } from "./store.js";
 
 /** A pre-registered client (`--client-id`, or the lock's `auth.clientId`). */
@@ -233,24 +232,4 @@ export class StoreBackedProvider implements OAuthClientProvider {
   private loginRequired(): ContractpinError {
     return new ContractpinError("AUTH_REQUIRED", this.options.loginHint);
   }
-}
-
-/**
- * The resource indicator of a credential bound to `pinned` (the MCP server's
- * canonical URL): the protected resource metadata's `resource` only when it
- * covers the server's URL, else `pinned`.
- *
- * @throws ContractpinError AUTH_FAILED for metadata naming another resource.
- */
-export function pinnedResource(pinned: string, serverUrl: string | URL, advertised?: string): URL {
-  if (
-    advertised !== undefined &&
-    !checkResourceAllowed({ requestedResource: serverUrl, configuredResource: advertised })
-  ) {
-    throw new ContractpinError(
-      "AUTH_FAILED",
-      `the server's protected resource metadata names ${visibleText(advertised)}, which is not ${pinned}`,
-    );
-  }
-  return new URL(advertised ?? pinned);
 }
