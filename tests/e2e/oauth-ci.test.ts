@@ -5,27 +5,36 @@
 // --oauth-state-out, and no secret or token in any output, lock or snapshot.
 import assert from "node:assert/strict";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
-import { startOAuthFixture, type OAuthFixture } from "../helpers/oauth.js";
+import {
+  everythingShown,
+  issuedTokens,
+  startOAuthFixture,
+  type OAuthFixture,
+} from "../helpers/oauth.js";
 
 // Shaped like real secrets, and unlike anything contractpin prints on its own.
 const SECRET = "cc-Secret-Q8r2Lk5Vt9Xw4Mz";
 const WRONG = "cc-Wrong-N3p7Hs2Jd6Fy1Bq";
 
-function everythingShown(dir: string, outputs: string[]): string {
-  const files = readdirSync(dir).filter((f) => f.startsWith("contractpin"));
-  return [...outputs, ...files.map((f) => readFileSync(join(dir, f), "utf8"))].join("\n");
-}
-
-const issued = (fx: OAuthFixture) =>
-  fx
-    .report()
-    .filter((e) => e.issued !== undefined)
-    .flatMap((e) => [String(e.issued), String(e.refresh)]);
+/** `add NAME --url URL --auth MODE --issuer ISSUER --client-id ID` and the rest of `extra`. */
+const addAuth = (fx: OAuthFixture, name: string, mode: string, id: string, extra: string[]) => [
+  "add",
+  name,
+  "--url",
+  fx.url,
+  "--auth",
+  mode,
+  "--issuer",
+  fx.issuer,
+  "--client-id",
+  id,
+  ...extra,
+];
 
 const tokenRequests = (fx: OAuthFixture) =>
   fx
@@ -52,20 +61,9 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
   });
 
   it("add --auth client_credentials pins the server; the lock names the variable, never the secret", () => {
-    const r = run([
-      "add",
-      "linear",
-      "--url",
-      fx.url,
-      "--auth",
-      "client_credentials",
-      "--issuer",
-      fx.issuer,
-      "--client-id",
-      "ci-bot",
-      "--client-secret-env",
-      "CC_SECRET",
-    ]);
+    const r = run(
+      addAuth(fx, "linear", "client_credentials", "ci-bot", ["--client-secret-env", "CC_SECRET"]),
+    );
     assert.equal(r.code, 0, r.stderr);
     const lock = JSON.parse(readFileSync(join(dir, "contractpin.lock"), "utf8"));
     assert.deepEqual(lock.servers.linear.auth, {
@@ -183,20 +181,9 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
   });
 
   it("add refuses a secret given where a variable's name belongs (exit 2), without echoing it", () => {
-    const r = run([
-      "add",
-      "other",
-      "--url",
-      fx.url,
-      "--auth",
-      "client_credentials",
-      "--issuer",
-      fx.issuer,
-      "--client-id",
-      "ci-bot",
-      "--client-secret-env",
-      SECRET,
-    ]);
+    const r = run(
+      addAuth(fx, "other", "client_credentials", "ci-bot", ["--client-secret-env", SECRET]),
+    );
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--client-secret-env takes the name of a variable, not its value/);
     assert.ok(!r.stderr.includes(SECRET));
@@ -214,7 +201,7 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
 
   it("no secret or token appears in any output, the lock or its snapshot", () => {
     const shown = everythingShown(dir, outputs);
-    const tokens = issued(fx);
+    const tokens = issuedTokens(fx);
     assert.ok(tokens.length >= 2);
     for (const t of [...tokens, SECRET, WRONG]) assert.ok(!shown.includes(t), "a secret was shown");
   });
@@ -243,22 +230,12 @@ describe("a refresh token from the environment (refresh_token mode)", () => {
   it("add: the rotated token is written to --oauth-state-out (mode 0600), the old one gone, other lines kept", () => {
     writeFileSync(state, "OTHER=keep\n", { mode: 0o644 });
     const r = run(
-      [
-        "add",
-        "linear",
-        "--url",
-        fx.url,
-        "--auth",
-        "refresh_token",
-        "--issuer",
-        fx.issuer,
-        "--client-id",
-        "ci-public",
+      addAuth(fx, "linear", "refresh_token", "ci-public", [
         "--refresh-token-env",
         "MCP_REFRESH",
         "--oauth-state-out",
         state,
-      ],
+      ]),
       seed,
     );
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -302,7 +279,7 @@ describe("a refresh token from the environment (refresh_token mode)", () => {
 
   it("no refresh or access token appears in any output, the lock or its snapshot", () => {
     const shown = everythingShown(dir, outputs);
-    for (const t of [...issued(fx), seed]) assert.ok(!shown.includes(t), "a token was shown");
+    for (const t of [...issuedTokens(fx), seed]) assert.ok(!shown.includes(t), "a token was shown");
   });
 });
 
@@ -326,20 +303,7 @@ describe("client_credentials with private_key_jwt (a private key from the enviro
       return r;
     };
     const add = run(
-      [
-        "add",
-        "linear",
-        "--url",
-        fx.url,
-        "--auth",
-        "client_credentials",
-        "--issuer",
-        fx.issuer,
-        "--client-id",
-        "ci-jwt",
-        "--private-key-env",
-        "MCP_KEY",
-      ],
+      addAuth(fx, "linear", "client_credentials", "ci-jwt", ["--private-key-env", "MCP_KEY"]),
       privateKey,
     );
     assert.equal(add.code, 0, add.stdout + add.stderr);
@@ -376,6 +340,6 @@ describe("client_credentials with private_key_jwt (a private key from the enviro
     for (const line of privateKey.split("\n").filter((l) => l.length > 20)) {
       assert.ok(!shown.includes(line), "a line of the private key was shown");
     }
-    for (const t of issued(fx)) assert.ok(!shown.includes(t), "a token was shown");
+    for (const t of issuedTokens(fx)) assert.ok(!shown.includes(t), "a token was shown");
   });
 });
