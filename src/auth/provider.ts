@@ -1,6 +1,5 @@
 import {
   AuthorizationServerMismatchError,
-  checkResourceAllowed,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -9,7 +8,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
-import { visibleText } from "../core/visible-text.js";
+import { pinnedResource } from "./resource-pin.js";
 import { readEntry, writeEntry, type CredentialStore } from "./store.js";
 
 /** A pre-registered client (`--client-id`, or the lock's `auth.clientId`). */
@@ -227,16 +226,7 @@ export class StoreBackedProvider implements OAuthClientProvider {
    * resource metadata `resource` only when it covers that URL.
    */
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
-    if (
-      resource !== undefined &&
-      !checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })
-    ) {
-      throw new ContractpinError(
-        "AUTH_FAILED",
-        `the server's protected resource metadata names ${visibleText(resource)}, which is not ${this.options.resource}`,
-      );
-    }
-    return new URL(resource ?? this.options.resource);
+    return pinnedResource(this.options.resource, serverUrl, resource);
   }
 
   private loginRequired(): ContractpinError {

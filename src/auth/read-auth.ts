@@ -12,6 +12,7 @@ import type { HttpSource } from "../core/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { authFailure } from "./auth-error.js";
 import { authFetch } from "./auth-fetch.js";
+import { ciAccessToken, ciFlow } from "./ci-auth.js";
 import { quietLibraryWarnings } from "./library-warnings.js";
 import { StoreBackedProvider } from "./provider.js";
 import { openStore } from "./store.js";
@@ -38,8 +39,11 @@ export function loginHint(server: string | undefined, url: URL): string {
  * the server answers 401 with a `Bearer` challenge: then the credential stored
  * for this exact resource URL (and its issuer) is used, refreshed when it
  * expired (the new tokens saved first), and a server that needs a login that
- * has not happened fails with one line naming the command to run. OAuth
- * traffic goes through its own `fetch` ({@link authFetch}), never the tap.
+ * has not happened fails with one line naming the command to run. A lock
+ * whose `auth` member names a non-interactive flow (client_credentials, a
+ * refresh token from the environment) gets its token by that flow instead
+ * (src/auth/ci-auth.ts). OAuth traffic goes through its own `fetch`
+ * ({@link authFetch}), never the tap.
  */
 export function readAuthProvider(
   source: HttpSource,
@@ -47,9 +51,22 @@ export function readAuthProvider(
   ctx: ReadContext,
 ): AuthProvider | undefined {
   const headers = Object.keys(source.headers ?? {}).map((h) => h.toLowerCase());
-  if (headers.includes("authorization")) return undefined;
+  if (headers.includes("authorization")) {
+    if (source.auth === undefined) return undefined;
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the server has both an Authorization header and an auth member: give one or the other",
+    );
+  }
   const resource = resourceUrlFromServerUrl(url).href;
-  const hint = loginHint(ctx.server, url);
+  // Under CI nobody can log in: name the non-interactive way too.
+  const hint =
+    loginHint(ctx.server, url) +
+    (ctx.env.CI === "true"
+      ? "; under CI, give the lock an auth member instead (contractpin add --help: --auth)"
+      : "");
+  // Expanded now: a missing secret fails the server before it is contacted.
+  const flow = ciFlow(source.auth, ctx.env);
   let provider: StoreBackedProvider | undefined;
   let current: StoredOAuthTokens | undefined;
   let triedStored = false;
@@ -64,11 +81,32 @@ export function readAuthProvider(
         });
       }
       try {
+        if (flow !== undefined) {
+          if (triedStored) {
+            throw new ContractpinError(
+              "AUTH_FAILED",
+              "the server refused the access token its authorization server issued",
+            );
+          }
+          triedStored = true;
+          const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+          const token = await ciAccessToken(flow, {
+            url,
+            resource,
+            ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+            ...(scope === undefined ? {} : { scope }),
+            ...(ctx.oauthStateOut === undefined ? {} : { stateOut: ctx.oauthStateOut }),
+          });
+          current = { access_token: token, token_type: "bearer" };
+          return;
+        }
         if (provider === undefined) {
+          const issuer = source.auth?.issuer;
           provider = new StoreBackedProvider({
             store: openStore(ctx.env),
             resource,
             loginHint: hint,
+            ...(issuer === undefined ? {} : { expectedIssuer: issuer }),
             // Selects the library's refresh branch; a read never sends anyone
             // there (state() and the redirect fail first).
             redirectUrl: READ_REDIRECT,

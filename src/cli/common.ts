@@ -76,6 +76,7 @@ export const READ_OPTIONS = {
   timeout: { type: "string", default: "30" },
   concurrency: { type: "string", default: "16" },
   "max-message-mib": { type: "string", default: String(DEFAULT_MAX_MESSAGE_BYTES / MIB) },
+  "oauth-state-out": { type: "string" },
 } as const;
 
 export const LOCK_HELP = `  --lock PATH          the lock file (default: contractpin.lock in the current directory,
@@ -84,12 +85,21 @@ export const LOCK_HELP = `  --lock PATH          the lock file (default: contrac
 export const READ_HELP = `  --timeout SECONDS    give up on a server after this long (default 30; fractions allowed)
   --concurrency N      read at most N servers at once (default 16)
   --max-message-mib N  refuse a server message (an HTTP body, an SSE event, a stdio
-                       line) larger than N MiB (default 64, at most ${MAX_MESSAGE_MIB})`;
+                       line) larger than N MiB (default 64, at most ${MAX_MESSAGE_MIB})
+  --oauth-state-out FILE  where a refresh token that an authorization server rotates
+                       is written (a lock auth member of mode refresh_token), as the
+                       dotenv line VAR=value (mode 0600, atomically; store it with
+                       'gh secret set -f FILE'); without it such a server fails`;
 
 /** Parses --timeout, --concurrency and --max-message-mib, and the context servers are read in. */
 export function readContext(
   lockPath: string,
-  values: { timeout?: string; concurrency?: string; "max-message-mib"?: string },
+  values: {
+    timeout?: string;
+    concurrency?: string;
+    "max-message-mib"?: string;
+    "oauth-state-out"?: string;
+  },
   io: Pick<Io, "err" | "signal">,
 ): { ctx: ReadContext; concurrency: number } {
   const seconds = Number(values.timeout ?? "30");
@@ -124,6 +134,11 @@ export function readContext(
     warn: warner(io),
   };
   if (io.signal !== undefined) ctx.signal = io.signal;
+  const stateOut = values["oauth-state-out"];
+  if (stateOut !== undefined) {
+    if (stateOut === "") throw new ContractpinError("USAGE", "--oauth-state-out takes a file path");
+    ctx.oauthStateOut = resolve(stateOut);
+  }
   return { ctx, concurrency };
 }
 

@@ -8,6 +8,7 @@ import {
 } from "./credential-scan.js";
 import { isJsonObject, type JsonValue } from "./json-value.js";
 import { hasReference } from "./secrets.js";
+import { AUTH_SECRETS, referencedName } from "./server-auth.js";
 import type { ServerSource } from "./server-source.js";
 
 /**
@@ -57,6 +58,12 @@ export function sourceCredentials(source: ServerSource): string[] {
           found.push(
             `header ${name} is a literal value (contractpin writes headers only as \${VAR} templates)`,
           );
+        }
+      }
+      for (const key of AUTH_SECRETS) {
+        const value = source.auth?.[key];
+        if (value !== undefined && referencedName(value) === undefined) {
+          found.push(`auth ${key} holds a literal credential`);
         }
       }
       break;

@@ -11,6 +11,7 @@ import {
   type JsonValue,
 } from "./json-value.js";
 import { prettyJson } from "./pretty-json.js";
+import { validateAuth } from "./server-auth.js";
 import { TRANSPORTS, type ServerSource } from "./server-source.js";
 
 /** The lock format this implementation reads and writes (spec 5). */
@@ -33,7 +34,7 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const SOURCE_KEYS: Record<ServerSource["transport"], { required: string[]; optional: string[] }> = {
   stdio: { required: ["command"], optional: ["env", "cwd"] },
-  http: { required: ["url"], optional: ["headers"] },
+  http: { required: ["url"], optional: ["headers", "auth"] },
   file: { required: ["path"], optional: [] },
 };
 const DIGEST_KEYS = ["tool_count", "digest", "tools"];
@@ -151,6 +152,10 @@ function validateSource(
       const source: ServerSource = { transport, url };
       const headers = getMember(server, "headers");
       if (headers !== undefined) source.headers = stringRecord(headers, `${where}.headers`);
+      const auth = getMember(server, "auth");
+      if (auth !== undefined) {
+        source.auth = validateAuth(auth, `${where}.auth`, "LOCK_CORRUPT", "lock is corrupt: ");
+      }
       return source;
     }
     case "file":

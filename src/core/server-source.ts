@@ -1,5 +1,6 @@
 import { ContractpinError } from "./errors.js";
 import { REFERENCE } from "./secrets.js";
+import { authTemplates, type HttpAuth } from "./server-auth.js";
 
 /** A server read by spawning a command and speaking MCP over its stdio. */
 export interface StdioSource {
@@ -18,6 +19,8 @@ export interface HttpSource {
   url: string;
   /** Header templates holding `${VAR}` references; literal values are never stored. */
   headers?: Record<string, string>;
+  /** How the server authenticates (OAuth); secrets in it are `${VAR}` references only. */
+  auth?: HttpAuth;
 }
 
 /** A tools/list dump on disk, relative to the lock's directory. */
@@ -73,13 +76,13 @@ export function expandReferences(
   });
 }
 
-/** The strings of a definition that are expanded when it is read (argv, env values, URL, headers). */
+/** The strings of a definition that are expanded when it is read (argv, env values, URL, headers, auth). */
 function templates(source: ServerSource): string[] {
   switch (source.transport) {
     case "stdio":
       return [...source.command, ...Object.values(source.env ?? {})];
     case "http":
-      return [source.url, ...Object.values(source.headers ?? {})];
+      return [source.url, ...Object.values(source.headers ?? {}), ...authTemplates(source.auth)];
     case "file":
       return [];
   }

@@ -6,7 +6,8 @@ import {
   parseUrlTemplate,
   urlCredential,
 } from "./credential-scan.js";
-import { setMember } from "./json-value.js";
+import { setMember, type JsonValue } from "./json-value.js";
+import { validateAuth } from "./server-auth.js";
 import { hasReference, headerReference, variableName } from "./secrets.js";
 import type { HttpSource, ServerSource, StdioSource } from "./server-source.js";
 
@@ -106,6 +107,15 @@ function safeHttp(server: string, source: HttpSource): SafeSource {
   }
   const safe: HttpSource = { transport: "http", url: source.url };
   if (Object.keys(headers).length > 0) safe.headers = headers;
+  // Its secrets must be references, as the lock reader demands.
+  if (source.auth !== undefined) {
+    safe.auth = validateAuth(
+      source.auth as unknown as JsonValue,
+      "auth",
+      "SECRET_IN_DEFINITION",
+      `server ${server}: `,
+    );
+  }
   return { source: safe, warnings };
 }
 

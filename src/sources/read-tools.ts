@@ -10,6 +10,8 @@ export interface ReadContext {
   server?: string;
   /** Where `${VAR}` references are expanded from. */
   env: Readonly<Record<string, string | undefined>>;
+  /** `--oauth-state-out FILE`: where a rotated refresh token is written (dotenv, mode 0600). */
+  oauthStateOut?: string;
   /** Give up on the server after this long. */
   timeoutMs: number;
   /** Aborts the read (Ctrl-C, SIGTERM). */

@@ -1,22 +1,16 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
-import { loginOnTerminal, startOAuthFixture, type OAuthFixture } from "../helpers/oauth.js";
-
-// Everything a run leaves behind that a person or CI could see.
-function everythingShown(dir: string, outputs: string[]): string {
-  const files = readdirSync(dir).filter((f) => f.startsWith("contractpin"));
-  return [...outputs, ...files.map((f) => readFileSync(join(dir, f), "utf8"))].join("\n");
-}
-
-const issuedTokens = (fx: OAuthFixture) =>
-  fx
-    .report()
-    .filter((e) => e.issued !== undefined)
-    .flatMap((e) => [String(e.issued), String(e.refresh)]);
+import {
+  everythingShown,
+  issuedTokens,
+  loginOnTerminal,
+  startOAuthFixture,
+  type OAuthFixture,
+} from "../helpers/oauth.js";
 
 describe("a server behind OAuth: login, then the reads use the stored credential", () => {
   let fx: OAuthFixture;

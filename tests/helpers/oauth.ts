@@ -3,7 +3,7 @@
 // printed authorization URL fetched by the test, which the fixture's
 // authorization server approves at once by redirecting to the callback.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { killAtEnd } from "./cleanup.js";
@@ -98,4 +98,18 @@ export function loginOnTerminal(
   );
   if (r.status !== 0) throw new Error(`the login driver failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as { code: number; data: string };
+}
+
+/** Everything a run leaves behind that a person or CI could see: its outputs and the lock's files in `dir`. */
+export function everythingShown(dir: string, outputs: string[]): string {
+  const files = readdirSync(dir).filter((f) => f.startsWith("contractpin"));
+  return [...outputs, ...files.map((f) => readFileSync(join(dir, f), "utf8"))].join("\n");
+}
+
+/** Every access and refresh token the fixture issued. */
+export function issuedTokens(fx: OAuthFixture): string[] {
+  return fx
+    .report()
+    .filter((e) => e.issued !== undefined)
+    .flatMap((e) => [String(e.issued), String(e.refresh)]);
 }

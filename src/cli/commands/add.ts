@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
 import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
+import { AUTH_HELP, AUTH_OPTIONS, authFromOptions } from "../auth-options.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
@@ -29,7 +30,7 @@ import type { Io } from "../io.js";
 import { renderPinned } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin add NAME (--file PATH | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
-                       [--env K=V]... [--cwd DIR] [options]
+                       [--env K=V]... [--cwd DIR] [--auth MODE ...] [options]
 
 Reads one server and pins it into the lock, creating the lock if needed.
 
@@ -48,6 +49,7 @@ Options:
                        references: --env 'API_KEY=\${API_KEY}'. A literal value whose name or
                        shape looks like a credential is refused (exit 2)
   --cwd DIR            working directory of a stdio server
+${AUTH_HELP}
 ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
@@ -76,6 +78,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       header: { type: "string", multiple: true },
       env: { type: "string", multiple: true },
       cwd: { type: "string" },
+      ...AUTH_OPTIONS,
     },
     Infinity,
   );
@@ -107,6 +110,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       url: values.url,
       headers: parseHeaders(values.header ?? [], usage),
     };
+    const auth = authFromOptions(values, usage);
+    if (auth !== undefined) source.auth = auth;
   } else {
     if (command.length === 0) throw usage("add needs a COMMAND after --");
     source = { transport: "stdio", command };
@@ -122,6 +127,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   if (source.transport !== "http" && values.header !== undefined)
     throw usage("--header applies only to --url");
+  if (source.transport !== "http" && values.auth !== undefined)
+    throw usage("--auth applies only to --url");
 
   const { source: safe, warnings } = safeSource(name, source);
   // Only after the credential scan has passed: the runner's parse of the

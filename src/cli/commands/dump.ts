@@ -35,6 +35,7 @@ Options:
   --output FILE        write the dump to FILE (atomically) instead of stdout
   --timeout SECONDS    give up on the server after this long (default 30)
   --max-message-mib N  refuse a server message larger than N MiB (default 64)
+  --oauth-state-out FILE  where a rotated refresh token is written (see verify --help)
   --help               show this help
 
 A server that answers tools/list inside a JSON-RPC batch cannot be dumped
@@ -53,6 +54,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...LOCK_OPTIONS,
       timeout: READ_OPTIONS.timeout,
       "max-message-mib": READ_OPTIONS["max-message-mib"],
+      "oauth-state-out": READ_OPTIONS["oauth-state-out"],
       url: { type: "string" },
       header: { type: "string", multiple: true },
       env: { type: "string", multiple: true },

@@ -29,9 +29,11 @@ bound to the server's canonical URL and the authorization server's issuer: it is
 never sent to another URL, nor its refresh token to another authorization server.
 
 login needs a person at a terminal: under CI (CI=true) or without a terminal it
-refuses at once. In CI, send a pre-obtained token as a header that refers to a
-variable (--header 'Authorization: Bearer \${TOKEN}'), bound to its origin with
-verify --allow-env TOKEN=https://host.
+refuses at once. In CI, name a non-interactive flow in the lock (add --url URL
+--auth client_credentials or --auth refresh_token: see 'contractpin add --help'),
+or send a pre-obtained token as a header that refers to a variable
+(--header 'Authorization: Bearer \${TOKEN}'); bind the variable to the server's
+origin with verify --allow-env VAR=https://host.
 
 Options:
   --url URL                 the server's URL, instead of NAME

@@ -43,7 +43,10 @@ An HTTP server that answers 401 with an OAuth (Bearer) challenge is read with
 the credential 'contractpin login' stored for its exact URL and authorization
 server (refreshed when it expired); without one, that server fails (exit 1)
 with the login command to run. A lock that sends its own Authorization header
-never uses a stored credential.
+never uses a stored credential. A server whose lock auth member names
+client_credentials or refresh_token gets its token without a person instead
+(never a prompt or a browser), only from the lock's issuer; a rotated refresh
+token is written to --oauth-state-out, and without it that server fails.
 
 Options:
   --server NAME        verify only this server (repeatable; a NAME without --server
@@ -54,8 +57,8 @@ Options:
                        (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
                        variable, else any). A server that refers to another fails (exit 1)
                        before it is started. VAR=ORIGIN (e.g. LINEAR_KEY=https://mcp.linear.app)
-                       allows VAR only in the URL and headers of an HTTP server at that
-                       origin; used elsewhere, the server fails without being contacted
+                       allows VAR only in the URL, headers and auth of an HTTP server at
+                       that origin; used elsewhere, the server fails without being contacted
   --verbose            list every tool, unchanged ones included
 ${REPORT_HELP}
 ${LOCK_HELP}

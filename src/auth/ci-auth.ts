@@ -1,0 +1,151 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+  auth,
+  type OAuthClientProvider,
+} from "@modelcontextprotocol/client";
+import { ContractpinError } from "../core/errors.js";
+import { referencedName, type HttpAuth } from "../core/server-auth.js";
+import { expandReferences } from "../core/server-source.js";
+import { authFetch } from "./auth-fetch.js";
+import { quietLibraryWarnings } from "./library-warnings.js";
+import { pinnedResource } from "./resource-pin.js";
+import { EnvRefreshProvider } from "./env-refresh.js";
+
+/** A non-interactive flow of the lock's `auth` member, its secrets expanded. */
+export interface CiFlow {
+  mode: "client_credentials" | "refresh_token";
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  refreshToken?: string;
+  /** A PEM private key (private_key_jwt, instead of a client secret). */
+  privateKey?: string;
+  /** The variable that holds the refresh token: its name in `--oauth-state-out`. */
+  refreshVariable?: string;
+}
+
+/**
+ * The non-interactive flow an `auth` member names, its references expanded
+ * from `env` now (so a missing credential fails the server at once, in one
+ * line), or undefined for `login` (the stored credential).
+ *
+ * @throws ContractpinError ENV_UNSET naming the variable.
+ */
+export function ciFlow(
+  spec: HttpAuth | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): CiFlow | undefined {
+  if (spec === undefined || spec.mode === "login") return undefined;
+  const expand = (key: "client_id" | "client_secret" | "refresh_token" | "private_key") =>
+    spec[key] === undefined ? undefined : expandReferences(spec[key], env, `auth ${key}`);
+  const clientSecret = expand("client_secret");
+  const refreshToken = expand("refresh_token");
+  const privateKey = expand("private_key");
+  return {
+    mode: spec.mode,
+    issuer: spec.issuer!,
+    clientId: expand("client_id")!,
+    ...(clientSecret === undefined ? {} : { clientSecret }),
+    ...(refreshToken === undefined ? {} : { refreshToken }),
+    ...(privateKey === undefined ? {} : { privateKey }),
+    ...(spec.refresh_token === undefined
+      ? {}
+      : { refreshVariable: referencedName(spec.refresh_token)! }),
+  };
+}
+
+/** Where the authorization runs: the server, its pinned resource, the challenge's hints. */
+export interface CiTarget {
+  url: URL;
+  /** The server's canonical resource URL: the only one the token is for. */
+  resource: string;
+  resourceMetadataUrl?: URL;
+  scope?: string;
+  /** `--oauth-state-out FILE`, for a rotated refresh token. */
+  stateOut?: string;
+}
+
+/**
+ * Gets an access token for `target` by `flow`, through the auth fetch (never
+ * the tap), from the lock's issuer only: the library refuses another
+ * authorization server before the secret or refresh token is sent. A
+ * refresh token the authorization server rotates is written to
+ * `--oauth-state-out` before the new access token is used; without that
+ * option the server fails (the new refresh token would be lost).
+ */
+export async function ciAccessToken(flow: CiFlow, target: CiTarget): Promise<string> {
+  const provider =
+    flow.mode === "refresh_token"
+      ? new EnvRefreshProvider(target, flow)
+      : clientCredentials(target.resource, flow);
+  const result = await quietLibraryWarnings(
+    () =>
+      auth(provider, {
+        serverUrl: target.url,
+        ...(target.resourceMetadataUrl === undefined
+          ? {}
+          : { resourceMetadataUrl: target.resourceMetadataUrl }),
+        ...(target.scope === undefined ? {} : { scope: target.scope }),
+        fetchFn: authFetch(),
+      }),
+    true,
+  );
+  const token = (await provider.tokens())?.access_token;
+  if (result !== "AUTHORIZED" || !token) {
+    throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
+  }
+  return token;
+}
+
+/**
+ * The library's client_credentials provider (a client secret, or
+ * private_key_jwt), bound to the lock's issuer, its resource indicator pinned
+ * like a stored login's.
+ */
+function clientCredentials(resource: string, flow: CiFlow): OAuthClientProvider {
+  const common = {
+    clientId: flow.clientId,
+    clientName: "contractpin",
+    expectedIssuer: flow.issuer,
+  };
+  const provider: OAuthClientProvider =
+    flow.privateKey === undefined
+      ? new ClientCredentialsProvider({ ...common, clientSecret: flow.clientSecret! })
+      : new PrivateKeyJwtProvider({ ...common, ...signingKey(flow.privateKey) });
+  provider.validateResourceURL = async (serverUrl, advertised) =>
+    pinnedResource(resource, serverUrl, advertised);
+  return provider;
+}
+
+/**
+ * A PEM private key as PKCS#8 and the JWS algorithm its type implies: RS256
+ * for RSA, ES256 or ES384 for EC P-256 or P-384.
+ *
+ * @throws ContractpinError AUTH_FAILED for a key that is not one of these (never quoting it).
+ */
+function signingKey(pem: string): { privateKey: string; algorithm: string } {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    throw new ContractpinError("AUTH_FAILED", "auth private_key is not a PEM private key");
+  }
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const algorithm =
+    key.asymmetricKeyType === "rsa"
+      ? "RS256"
+      : curve === "prime256v1"
+        ? "ES256"
+        : curve === "secp384r1"
+          ? "ES384"
+          : undefined;
+  if (algorithm === undefined) {
+    throw new ContractpinError(
+      "AUTH_FAILED",
+      "auth private_key must be an RSA or EC P-256/P-384 private key",
+    );
+  }
+  return { privateKey: key.export({ type: "pkcs8", format: "pem" }).toString(), algorithm };
+}
