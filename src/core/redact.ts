@@ -17,7 +17,7 @@ export const MIN_REDACTED_LENGTH = 4;
 export type Redact = (text: string) => string;
 
 // Where a line was cut short: its value may be shown in part there.
-const CUT = /(\.\.\.|…)/;
+const CUT = /(\.\.\.|\u2026)/;
 
 /**
  * The spellings in which a value may reach a message: as is, JSON-escaped

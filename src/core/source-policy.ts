@@ -49,7 +49,7 @@ function safeStdio(server: string, source: StdioSource): StdioSource {
   }
   const problem = argsCredential(source.command);
   if (problem !== undefined) {
-    const assigned = /\((\w[\w.-]*)=…\)/.exec(problem)?.[1];
+    const assigned = /\((\w[\w.-]*)=\u2026\)/.exec(problem)?.[1];
     refuse(
       server,
       `the command's ${problem.replace(/ looks like a credential$/, "")}`,
