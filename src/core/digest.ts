@@ -49,11 +49,27 @@ export function digestValue(value: unknown): Digest {
 }
 
 /**
+ * Which tools need their field digests: called with each tool's name and
+ * digest once the digest is known. Field digests only say which part of a
+ * tool moved, so verify asks for them only where the digest differs from the
+ * pin (spec 4.2: advisory), and an unchanged tool costs one hash, not one per
+ * field. Default: every tool.
+ */
+export type WantFields = (name: string, digest: Digest) => boolean;
+
+const EVERY_TOOL: WantFields = () => true;
+const NO_TOOL: WantFields = () => false;
+
+/**
  * Tool digest and field digests of a contract from one canonicalization: the
  * contract's canonical bytes are written once, and each field's digest is the
- * hash of its own span within them (spec 4.1, 4.2).
+ * hash of its own span within them (spec 4.1, 4.2). `fields` is empty when
+ * `wantFields` declines them.
  */
-export function digestContract(contract: Contract): ToolDigests {
+export function digestContract(
+  contract: Contract,
+  wantFields: WantFields = EVERY_TOOL,
+): ToolDigests {
   writer.reset();
   writer.raw("{");
   const spans: [ContractField, number, number][] = [];
@@ -66,15 +82,18 @@ export function digestContract(contract: Contract): ToolDigests {
     spans.push([field, start, writer.pos]);
   }
   writer.raw("}");
+  const digest = digestOfCanonical(writer.bytes());
   const fields: ToolDigests["fields"] = {};
-  for (const [field, start, end] of spans)
-    fields[field] = digestOfCanonical(writer.bytes(start, end));
-  return { digest: digestOfCanonical(writer.bytes()), fields };
+  if (wantFields(contract.name, digest)) {
+    for (const [field, start, end] of spans)
+      fields[field] = digestOfCanonical(writer.bytes(start, end));
+  }
+  return { digest, fields };
 }
 
 /** The tool digest of a tool definition (spec 4.1). */
 export function toolDigest(tool: JsonValue): Digest {
-  return digestContract(contractOf(tool)).digest;
+  return digestContract(contractOf(tool), NO_TOOL).digest;
 }
 
 /** The field digests of a tool definition (spec 4.2). */
@@ -109,9 +128,13 @@ export function digestTools(tools: readonly JsonValue[]): ServerDigests {
 /**
  * {@link digestTools}, keeping each tool's contract too (in the order served):
  * what pinning writes to the contract snapshots, and what verify shows a
- * drift with, from the one projection and canonicalization.
+ * drift with, from the one projection and canonicalization. With
+ * `wantFields`, only the tools it names get field digests (see {@link WantFields}).
  */
-export function digestToolContracts(tools: readonly JsonValue[]): {
+export function digestToolContracts(
+  tools: readonly JsonValue[],
+  wantFields: WantFields = EVERY_TOOL,
+): {
   digests: ServerDigests;
   contracts: Contract[];
 } {
@@ -125,7 +148,7 @@ export function digestToolContracts(tools: readonly JsonValue[]): {
         `two tools are named ${JSON.stringify(contract.name)} (tool ${index} repeats an earlier one)`,
       );
     }
-    byName.set(contract.name, digestContract(contract));
+    byName.set(contract.name, digestContract(contract, wantFields));
     contracts.push(contract);
   });
   const toolsObject: Record<string, ToolDigests> = {};

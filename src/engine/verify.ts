@@ -43,7 +43,11 @@ export async function verifyServer(
   try {
     if (options.allowEnv !== undefined)
       checkAllowedVariables(name, pinned, options.allowEnv, ctx.env);
-    const live = digestToolContracts(await readServerTools(pinned, guard.ctx));
+    // Field digests only say which part of a tool moved: an unchanged tool needs none.
+    const live = digestToolContracts(
+      await readServerTools(pinned, guard.ctx),
+      (tool, digest) => !Object.hasOwn(pinned.tools, tool) || pinned.tools[tool]!.digest !== digest,
+    );
     const finding = compareServer(name, pinned, live.digests, options);
     if (finding.tools.every((t) => t.status === "unchanged")) return { finding, changed: [] };
     const moved = new Set(

@@ -6,7 +6,14 @@ import { after, before, describe, it } from "node:test";
 import { textPath } from "../../src/core/canonical-bytes.js";
 import { canonicalize } from "../../src/core/canonical-json.js";
 import { contractOf } from "../../src/core/contract.js";
-import { digestTools, digestValue, fieldDigests, toolDigest } from "../../src/core/digest.js";
+import {
+  digestToolContracts,
+  digestTools,
+  digestValue,
+  fieldDigests,
+  toolDigest,
+  type ServerDigests,
+} from "../../src/core/digest.js";
 import type { JsonValue } from "../../src/core/json-value.js";
 import { parseJson } from "../../src/core/strict-json.js";
 import { throwsCode } from "../helpers/assert-code.js";
@@ -82,6 +89,27 @@ function vectorTests(): void {
   for (const s of file.servers) {
     it(`server: ${s.name}`, () => {
       assert.deepEqual(digestTools(s.tools), s.result);
+    });
+    // verify asks for field digests only where a tool's digest differs from
+    // the pin: the others get none, and nothing else changes.
+    it(`server: ${s.name}, field digests for the tools asked for only`, () => {
+      const expected = s.result as unknown as ServerDigests;
+      const names = Object.keys(expected.tools);
+      const wanted = new Set(names.filter((_, i) => i % 2 === 0));
+      const asked: [string, string][] = [];
+      const { digests } = digestToolContracts(s.tools, (name, digest) => {
+        asked.push([name, digest]);
+        return wanted.has(name);
+      });
+      assert.deepEqual(asked.sort(), names.map((n) => [n, expected.tools[n]!.digest]).sort());
+      assert.equal(digests.digest, expected.digest);
+      for (const name of names) {
+        assert.equal(digests.tools[name]!.digest, expected.tools[name]!.digest);
+        assert.deepEqual(
+          digests.tools[name]!.fields,
+          wanted.has(name) ? expected.tools[name]!.fields : {},
+        );
+      }
     });
   }
 }
