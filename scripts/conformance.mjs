@@ -23,10 +23,6 @@ const LEFT_OUT = {
     "scores a second authorization when a tools/call is refused with insufficient_scope; contractpin lists tools and never calls one",
   "auth/2025-03-26-oauth-metadata-backcompat":
     "its authorization server metadata names another issuer than the URL it is served for; the official client library refuses that (RFC 8414 section 3.3), and contractpin keeps the check",
-  "auth/client-credentials-jwt":
-    "client_credentials (an extension) is tested against the loopback fixture (tests/e2e/oauth-ci.test.ts); this runner does not yet look up the issuer that add --auth client_credentials --issuer needs",
-  "auth/client-credentials-basic":
-    "client_credentials (an extension) is tested against the loopback fixture (tests/e2e/oauth-ci.test.ts); this runner does not yet look up the issuer that add --auth client_credentials --issuer needs",
   "auth/cross-app-access-complete-flow":
     "enterprise-managed authorization (an extension) exchanges an identity provider's ID token for an ID-JAG; contractpin has no identity provider session to start from",
 };
