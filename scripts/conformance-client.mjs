@@ -61,10 +61,26 @@ sys.exit(p.wait())
 const home = mkdtempSync(join(tmpdir(), "contractpin-conformance-"));
 const env = { ...process.env, CONTRACTPIN_CONFIG_DIR: home, CONTRACTPIN_CREDENTIAL_STORE: "file" };
 delete env.CI; // a person at a terminal, not a CI job
+// The context's secrets: contractpin must never print one. The PEM is matched
+// by each line of its key material, since a leak need not keep its line breaks.
+const secrets = [context.client_secret, ...(context.private_key_pem ?? "").split("\n")].filter(
+  (s) => typeof s === "string" && s.length >= 16 && !s.startsWith("-----"),
+);
+// Runs ARGV (through the pty browser when DRIVER), passing its output on with
+// any secret masked; a secret in it fails the scenario.
 const run = (argv, extra = {}, driver = false) => {
   const r = driver
-    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, stdio: "inherit" })
-    : spawnSync(argv[0], argv.slice(1), { env: { ...env, ...extra }, stdio: "inherit" });
+    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, encoding: "utf8" })
+    : spawnSync(argv[0], argv.slice(1), { env: { ...env, ...extra }, encoding: "utf8" });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  const leaked = secrets.filter((s) => output.includes(s));
+  const mask = (text) => leaked.reduce((t, s) => t.replaceAll(s, "[secret]"), text ?? "");
+  process.stdout.write(mask(r.stdout));
+  process.stderr.write(mask(r.stderr));
+  if (leaked.length > 0) {
+    console.error(`conformance-client: ${argv[2]} printed a secret of the scenario (masked above)`);
+    return 1;
+  }
   return r.status ?? 1;
 };
 

@@ -27,6 +27,22 @@ const LEFT_OUT = {
     "enterprise-managed authorization (an extension) exchanges an identity provider's ID token for an ID-JAG; contractpin has no identity provider session to start from",
 };
 
+// The suite prints the context it gives the client, secrets and private keys
+// included: of a failed scenario, only the names and the client id are shown.
+function withoutSecrets(output) {
+  return output.replace(/^(With context: )(\{.*\})$/m, (line, label, json) => {
+    let context;
+    try {
+      context = JSON.parse(json);
+    } catch {
+      return `${label}[not shown]`;
+    }
+    const shown = ["name", "client_id", "signing_algorithm"];
+    for (const key of Object.keys(context)) if (!shown.includes(key)) context[key] = "[secret]";
+    return `${label}${JSON.stringify(context)}`;
+  });
+}
+
 function install() {
   const manifest = {
     name: "contractpin-conformance",
@@ -92,7 +108,7 @@ for (const name of scenarios) {
   if (ok) passed++;
   else failed++;
   console.log(`${ok ? "ok" : "FAILED"} ${name}: ${checks === null ? "no result" : checks[0]}`);
-  if (!ok) console.log(output.replace(ANSI, "").replace(/^/gm, "    | "));
+  if (!ok) console.log(withoutSecrets(output.replace(ANSI, "")).replace(/^/gm, "    | "));
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
