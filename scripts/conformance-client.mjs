@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // The client that the official conformance suite runs (scripts/conformance.mjs):
 // contractpin as a person uses it. The suite appends the server URL and names the
-// scenario in MCP_CONFORMANCE_SCENARIO (client credentials, where a scenario
-// gives them, in MCP_CONFORMANCE_CONTEXT).
+// scenario in MCP_CONFORMANCE_SCENARIO (client credentials, a client secret or
+// a private key, where a scenario gives them, in MCP_CONFORMANCE_CONTEXT).
 //   initialize: `contractpin dump --url URL`, which initializes and lists tools.
 //   auth/*:     `contractpin login --url URL --no-browser` on a pseudo-terminal (login
 //               refuses without one), the printed authorization URL opened by this
 //               script as a browser would (the suite's authorization server approves
 //               at once and redirects to contractpin's loopback callback), then
 //               `contractpin dump --url URL` with the stored credential.
+//   auth/client-credentials-*: what a user configuring CI does: the issuer read
+//               from the server's protected-resource metadata (RFC 9728) by this
+//               script, then `contractpin add NAME --url URL --auth client_credentials
+//               --issuer ISSUER ...` with the scenario's secret or private key in a
+//               variable, and `contractpin verify` of that lock under CI=true.
 // Credentials go to a temporary folder of their own, removed at the end.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -56,16 +61,72 @@ sys.exit(p.wait())
 const home = mkdtempSync(join(tmpdir(), "contractpin-conformance-"));
 const env = { ...process.env, CONTRACTPIN_CONFIG_DIR: home, CONTRACTPIN_CREDENTIAL_STORE: "file" };
 delete env.CI; // a person at a terminal, not a CI job
-const run = (argv, driver = false) => {
+// The context's secrets: contractpin must never print one. The PEM is matched
+// by each line of its key material, since a leak need not keep its line breaks.
+const secrets = [context.client_secret, ...(context.private_key_pem ?? "").split("\n")].filter(
+  (s) => typeof s === "string" && s.length >= 16 && !s.startsWith("-----"),
+);
+// Runs ARGV (through the pty browser when DRIVER), passing its output on with
+// any secret masked; a secret in it fails the scenario.
+const run = (argv, extra = {}, driver = false) => {
   const r = driver
-    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, stdio: "inherit" })
-    : spawnSync(argv[0], argv.slice(1), { env, stdio: "inherit" });
+    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, encoding: "utf8" })
+    : spawnSync(argv[0], argv.slice(1), { env: { ...env, ...extra }, encoding: "utf8" });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  const leaked = secrets.filter((s) => output.includes(s));
+  const mask = (text) => leaked.reduce((t, s) => t.replaceAll(s, "[secret]"), text ?? "");
+  process.stdout.write(mask(r.stdout));
+  process.stderr.write(mask(r.stderr));
+  if (leaked.length > 0) {
+    console.error(`conformance-client: ${argv[2]} printed a secret of the scenario (masked above)`);
+    return 1;
+  }
   return r.status ?? 1;
 };
 
+// The issuer as a careful user finds it before writing it into the lock: the
+// protected-resource metadata at the RFC 9728 well-known URL, which must name
+// this very server and exactly one authorization server. contractpin itself
+// never discovers the issuer it pins (no trust on first use). Undefined when
+// the metadata does not say.
+async function discoverIssuer(server) {
+  const u = new URL(server);
+  const path = u.pathname === "/" ? "" : u.pathname;
+  const r = await fetch(`${u.origin}/.well-known/oauth-protected-resource${path}`);
+  const prm = r.ok ? await r.json() : {};
+  const issuers = prm.authorization_servers ?? [];
+  if (prm.resource === server && issuers.length === 1) return issuers[0];
+  console.error(`conformance-client: no single authorization server for ${server}`);
+  return undefined;
+}
+
+// A client_credentials lock as a user writes it, then verify as CI runs it.
+// The secret (or PEM key) travels only in a variable, never on a command line.
+async function clientCredentials() {
+  const lock = join(home, "contractpin.lock");
+  const credential =
+    context.private_key_pem === undefined
+      ? ["--client-secret-env", "CONFORMANCE_CLIENT_SECRET", context.client_secret]
+      : ["--private-key-env", "CONFORMANCE_PRIVATE_KEY", context.private_key_pem];
+  env[credential[1]] = credential[2];
+  const issuer = await discoverIssuer(url);
+  if (issuer === undefined) return 1;
+  const add = [process.execPath, CLI, "add", "conformance", "--url", url, "--lock", lock];
+  add.push("--auth", "client_credentials", "--issuer", issuer);
+  add.push("--client-id", context.client_id, credential[0], credential[1]);
+  const code = run(add);
+  if (code !== 0) return code;
+  const allow = `${credential[1]}=${new URL(url).origin}`;
+  return run([process.execPath, CLI, "verify", "--lock", lock, "--allow-env", allow], {
+    CI: "true",
+  });
+}
+
 let code = 0;
 try {
-  if (scenario.startsWith("auth/")) {
+  if (scenario.startsWith("auth/client-credentials-")) {
+    code = await clientCredentials();
+  } else if (scenario.startsWith("auth/")) {
     const login = [process.execPath, CLI, "login", "--url", url, "--no-browser", "--timeout", "30"];
     // The document a deployment would host; the library uses it only where the
     // authorization server supports client ID metadata documents.
@@ -77,9 +138,11 @@ try {
         login.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
       }
     }
-    code = run(login, true);
+    code = run(login, {}, true);
   }
-  if (code === 0) code = run([process.execPath, CLI, "dump", "--url", url]);
+  if (code === 0 && !scenario.startsWith("auth/client-credentials-")) {
+    code = run([process.execPath, CLI, "dump", "--url", url]);
+  }
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -23,13 +23,25 @@ const LEFT_OUT = {
     "scores a second authorization when a tools/call is refused with insufficient_scope; contractpin lists tools and never calls one",
   "auth/2025-03-26-oauth-metadata-backcompat":
     "its authorization server metadata names another issuer than the URL it is served for; the official client library refuses that (RFC 8414 section 3.3), and contractpin keeps the check",
-  "auth/client-credentials-jwt":
-    "client_credentials (an extension) is tested against the loopback fixture (tests/e2e/oauth-ci.test.ts); this runner does not yet look up the issuer that add --auth client_credentials --issuer needs",
-  "auth/client-credentials-basic":
-    "client_credentials (an extension) is tested against the loopback fixture (tests/e2e/oauth-ci.test.ts); this runner does not yet look up the issuer that add --auth client_credentials --issuer needs",
   "auth/cross-app-access-complete-flow":
     "enterprise-managed authorization (an extension) exchanges an identity provider's ID token for an ID-JAG; contractpin has no identity provider session to start from",
 };
+
+// The suite prints the context it gives the client, secrets and private keys
+// included: of a failed scenario, only the names and the client id are shown.
+function withoutSecrets(output) {
+  return output.replace(/^(With context: )(\{.*\})$/m, (line, label, json) => {
+    let context;
+    try {
+      context = JSON.parse(json);
+    } catch {
+      return `${label}[not shown]`;
+    }
+    const shown = ["name", "client_id", "signing_algorithm"];
+    for (const key of Object.keys(context)) if (!shown.includes(key)) context[key] = "[secret]";
+    return `${label}${JSON.stringify(context)}`;
+  });
+}
 
 function install() {
   const manifest = {
@@ -96,7 +108,7 @@ for (const name of scenarios) {
   if (ok) passed++;
   else failed++;
   console.log(`${ok ? "ok" : "FAILED"} ${name}: ${checks === null ? "no result" : checks[0]}`);
-  if (!ok) console.log(output.replace(ANSI, "").replace(/^/gm, "    | "));
+  if (!ok) console.log(withoutSecrets(output.replace(ANSI, "")).replace(/^/gm, "    | "));
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import {
+  AuthorizationServerMismatchError,
   ClientCredentialsProvider,
   PrivateKeyJwtProvider,
   auth,
@@ -8,6 +9,7 @@ import {
 import { ContractpinError } from "../core/errors.js";
 import { referencedName, type HttpAuth } from "../core/server-auth.js";
 import { expandReferences } from "../core/server-source.js";
+import { visibleText } from "../core/visible-text.js";
 import { authFetch } from "./auth-fetch.js";
 import { quietLibraryWarnings } from "./library-warnings.js";
 import { pinnedResource } from "./resource-pin.js";
@@ -91,7 +93,17 @@ export async function ciAccessToken(flow: CiFlow, target: CiTarget): Promise<str
         fetchFn: authFetch(),
       }),
     true,
-  );
+  ).catch((err: unknown) => {
+    // The generic wording (src/auth/auth-error.ts) says to log in again, which
+    // cannot help here: the issuer is the lock's, so the lock is what to fix.
+    if (!(err instanceof AuthorizationServerMismatchError)) throw err;
+    throw new ContractpinError(
+      "AUTH_FAILED",
+      `the server names the authorization server ${visibleText(err.currentIssuer)}, not the ` +
+        `lock's auth issuer ${visibleText(flow.issuer)}: nothing was sent to it (if it is the ` +
+        "right one, change the issuer in the lock's auth member)",
+    );
+  });
   const token = (await provider.tokens())?.access_token;
   if (result !== "AUTHORIZED" || !token) {
     throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
