@@ -5,6 +5,9 @@ import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
 import type { CredentialStore } from "./store.js";
 import { validEntries } from "./store-entry.js";
+import { secretServiceStore } from "./store-secret-service.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** A keychain tool contractpin can drive, and where it was found. */
 export interface KeychainTool {
@@ -14,30 +17,64 @@ export interface KeychainTool {
 
 const SERVICE = "contractpin";
 
-/** The keychain tool on PATH (`security` on macOS, else `secret-tool`), or undefined. */
-export function keychainTool(
-  env: Readonly<Record<string, string | undefined>>,
-): KeychainTool | undefined {
-  const name = process.platform === "darwin" ? "security" : "secret-tool";
+/**
+ * The keychain tool on PATH (`security` on macOS, else `secret-tool`), or
+ * undefined. Being installed does not make it usable: see openStore.
+ */
+export function keychainTool(env: Env, platform = process.platform): KeychainTool | undefined {
+  const name = platform === "darwin" ? "security" : "secret-tool";
   const dirs = (env.PATH ?? "").split(delimiter).filter((d) => d !== "");
   const dir = dirs.find((d) => existsSync(join(d, name)));
   return dir === undefined ? undefined : { name, path: join(dir, name) };
 }
 
+/** The OS keychain through `tool`, run with `env`. */
+export function keychainStore(tool: KeychainTool, env: Env): CredentialStore {
+  return tool.name === "security"
+    ? macosKeychainStore(tool.path)
+    : secretServiceStore(tool.path, env);
+}
+
+/** What macOS `security` is run with for one operation: its arguments, and its stdin. */
+export interface SecurityCommand {
+  args: string[];
+  input: string;
+}
+
 /**
- * The OS keychain: one item per resource (service `contractpin`, the
- * resource URL as account or attribute), whose secret is the JSON of its
- * entries. The secret goes to the tool on stdin, never on its command line
- * (except macOS `security`, which reads it from its prompt: fed on stdin).
+ * The `security` command for reading, saving (a non-empty `secret`) or
+ * deleting (an empty one) the item of `resource` (service `contractpin`,
+ * the resource URL as account). The secret is never an argument: `-w` last
+ * makes `security` prompt for it, twice, and the prompts are answered on stdin.
  */
-export function keychainStore({ name: tool, path }: KeychainTool): CredentialStore {
-  const where = tool === "security" ? "the macOS keychain" : "the Secret Service keychain";
-  const run = (args: string[], input?: string) => {
-    const r = spawnSync(path, args, { input: input ?? "", encoding: "utf8", timeout: 30_000 });
+export function securityCommand(
+  op: "read" | "write",
+  resource: string,
+  secret = "",
+): SecurityCommand {
+  if (op === "read")
+    return { args: ["find-generic-password", "-s", SERVICE, "-a", resource, "-w"], input: "" };
+  if (secret === "")
+    return { args: ["delete-generic-password", "-s", SERVICE, "-a", resource], input: "" };
+  return {
+    args: ["add-generic-password", "-U", "-s", SERVICE, "-a", resource, "-w"],
+    input: `${secret}\n${secret}\n`,
+  };
+}
+
+/**
+ * The macOS keychain through `security`: one generic password per resource,
+ * whose password is the JSON of its entries. Not run by the test suite, which
+ * runs on Linux: securityCommand is tested for what it passes.
+ */
+function macosKeychainStore(path: string): CredentialStore {
+  const where = "the macOS keychain";
+  const run = ({ args, input }: SecurityCommand) => {
+    const r = spawnSync(path, args, { input, encoding: "utf8", timeout: 30_000 });
     if (r.error) {
       throw new ContractpinError(
         "CREDENTIAL_STORE",
-        `${where}: cannot run ${tool}: ${r.error.message}`,
+        `${where}: cannot run security: ${r.error.message}`,
       );
     }
     return r;
@@ -45,55 +82,32 @@ export function keychainStore({ name: tool, path }: KeychainTool): CredentialSto
   return {
     where,
     async read(resource) {
-      const r =
-        tool === "security"
-          ? run(["find-generic-password", "-s", SERVICE, "-a", resource, "-w"])
-          : run(["lookup", "service", SERVICE, "resource", resource]);
-      // Both tools exit non-zero, printing nothing, for an item that does not exist.
-      if (r.status !== 0 || r.stdout.trim() === "") return {};
+      const r = run(securityCommand("read", resource));
+      // `security` exits non-zero, printing nothing, for an item that does not exist.
+      if (r.status !== 0) return {};
       try {
         return validEntries(parseJson(r.stdout.trim()), where);
       } catch (cause) {
         throw new ContractpinError(
           "CREDENTIAL_STORE",
           `${where} holds an entry contractpin cannot read`,
-          {
-            cause,
-          },
+          { cause },
         );
       }
     },
     async write(resource, entries) {
-      const secret = JSON.stringify(entries);
       const empty = Object.keys(entries).length === 0;
-      const r =
-        tool === "security"
-          ? empty
-            ? run(["delete-generic-password", "-s", SERVICE, "-a", resource])
-            : run(
-                ["add-generic-password", "-U", "-s", SERVICE, "-a", resource, "-w"],
-                `${secret}\n${secret}\n`,
-              )
-          : empty
-            ? run(["clear", "service", SERVICE, "resource", resource])
-            : run(
-                [
-                  "store",
-                  `--label=contractpin ${resource}`,
-                  "service",
-                  SERVICE,
-                  "resource",
-                  resource,
-                ],
-                secret,
-              );
-      // Clearing what is not there is not a failure.
+      const r = run(securityCommand("write", resource, empty ? "" : JSON.stringify(entries)));
+      // Deleting what is not there is not a failure.
       if (r.status !== 0 && !empty) {
         throw new ContractpinError(
           "CREDENTIAL_STORE",
-          `${where}: the credential was not saved (${tool} exited with ${r.status ?? r.signal})`,
+          `${where}: the credential was not saved (security exited with ${r.status ?? r.signal})`,
         );
       }
     },
+    // The login keychain is unlocked with the macOS session, and `security`
+    // fails at once when it cannot save: nothing to find out ahead.
+    async ready() {},
   };
 }

@@ -2,7 +2,7 @@ import { resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
 import { openStore } from "../../auth/store.js";
 import { parseCommandArgs } from "../args.js";
 import { authTarget } from "../auth-target.js";
-import { LOCK_HELP, LOCK_OPTIONS } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 
@@ -30,7 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     1,
   );
   const { url, shown } = await authTarget("logout", positionals[0], values, io);
-  const store = openStore(process.env);
+  const store = openStore(process.env, warner(io));
   const resource = resourceUrlFromServerUrl(url).href;
   const count = Object.keys(await store.read(resource)).length;
   if (count === 0) {
