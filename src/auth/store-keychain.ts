@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
-import type { CredentialStore } from "./store.js";
+import type { CredentialStore, ResourceEntries } from "./store.js";
 import { validEntries } from "./store-entry.js";
 import { secretServiceStore } from "./store-secret-service.js";
 
@@ -63,9 +63,23 @@ export function securityCommand(
 }
 
 /**
+ * The password `security` is given for `entries`: their JSON with every
+ * character beyond printable ASCII written as a `\u` escape (still the same
+ * JSON), since `security find-generic-password -w` prints a password that is
+ * not printable ASCII as hex instead of as it is.
+ */
+export function securitySecret(entries: ResourceEntries): string {
+  return JSON.stringify(entries).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
  * The macOS keychain through `security`: one generic password per resource,
- * whose password is the JSON of its entries. Not run by the test suite, which
- * runs on Linux: securityCommand is tested for what it passes.
+ * whose password is {@link securitySecret} of its entries. Not run by the
+ * test suite, which runs on Linux: securityCommand and securitySecret are
+ * tested for what they pass.
  */
 function macosKeychainStore(path: string): CredentialStore {
   const where = "the macOS keychain";
@@ -78,6 +92,24 @@ function macosKeychainStore(path: string): CredentialStore {
       );
     }
     return r;
+  };
+  /**
+   * Saves `secret` for `account` and reads it back: `security` given a
+   * password it did not take from its prompt (the prompt read elsewhere than
+   * stdin, or the two answers differing) is reported to store an empty one
+   * and still exit 0, so only the read-back shows that nothing was kept.
+   */
+  const save = (account: string, secret: string) => {
+    const r = run(securityCommand("write", account, secret));
+    const back = r.status === 0 ? run(securityCommand("read", account)) : undefined;
+    if (back?.status !== 0 || back.stdout.replace(/\n$/, "") !== secret) {
+      throw new ContractpinError(
+        "CREDENTIAL_STORE",
+        `${where}: the credential was not saved (security exited with ${r.status ?? r.signal}` +
+          `${r.status === 0 ? ", and read back something else" : ""}); ` +
+          "set CONTRACTPIN_CREDENTIAL_STORE=file to use the credentials file",
+      );
+    }
   };
   return {
     where,
@@ -96,18 +128,15 @@ function macosKeychainStore(path: string): CredentialStore {
       }
     },
     async write(resource, entries) {
-      const empty = Object.keys(entries).length === 0;
-      const r = run(securityCommand("write", resource, empty ? "" : JSON.stringify(entries)));
       // Deleting what is not there is not a failure.
-      if (r.status !== 0 && !empty) {
-        throw new ContractpinError(
-          "CREDENTIAL_STORE",
-          `${where}: the credential was not saved (security exited with ${r.status ?? r.signal})`,
-        );
-      }
+      if (Object.keys(entries).length === 0) run(securityCommand("write", resource));
+      else save(resource, securitySecret(entries));
     },
-    // The login keychain is unlocked with the macOS session, and `security`
-    // fails at once when it cannot save: nothing to find out ahead.
-    async ready() {},
+    async ready() {
+      // A save that would not be kept is found before login sends anyone to the browser.
+      const probe = "contractpin write check";
+      save(probe, "write check");
+      run(securityCommand("write", probe));
+    },
   };
 }

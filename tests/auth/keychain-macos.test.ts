@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { describe, it } from "node:test";
-import { keychainTool, securityCommand } from "../../src/auth/store-keychain.js";
+import { keychainTool, securityCommand, securitySecret } from "../../src/auth/store-keychain.js";
+import { validEntries } from "../../src/auth/store-entry.js";
+import { parseJson } from "../../src/core/strict-json.js";
 import { tempDir } from "../helpers/cleanup.js";
 
 const R = "https://mcp.example.com/mcp";
@@ -17,6 +19,24 @@ describe("the macOS keychain through security", () => {
     assert.ok(save.args.every((a) => !a.includes("access_token")));
     // security asks for the password, then for it again.
     assert.equal(save.input, `${SECRET}\n${SECRET}\n`);
+  });
+
+  it("gives security a printable-ASCII password that is the same JSON, awkward values included", () => {
+    const entries = {
+      "https://a.example/": {
+        resource: "https://r.example/mcp",
+        issuer: "https://a.example/",
+        tokens: { access_token: 'q"uote\\ new\nline ünï 日本 🔑 \u007f', token_type: "bearer" },
+      },
+    };
+    const secret = securitySecret(entries);
+    assert.match(secret, /^[\x20-\x7e]+$/);
+    assert.deepEqual(validEntries(parseJson(secret), "test"), entries);
+    assert.ok(
+      securityCommand("write", "https://r.example/mcp", secret).args.every(
+        (a) => !a.includes("access_token"),
+      ),
+    );
   });
 
   it("reads with -w (the password alone on stdout) and deletes by service and account", () => {
