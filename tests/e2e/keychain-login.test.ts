@@ -86,6 +86,23 @@ describe("login, verify and logout with the Secret Service keychain", () => {
     assert.match(r.stdout, /needs an OAuth login/);
   });
 
+  it("an item contractpin cannot read: verify says so (never 'needs a login'), logout removes it", () => {
+    assert.equal(
+      ss.tool(["store", "--label=x", "service", "contractpin", "resource", fx.url], "{oops").status,
+      0,
+    );
+    const r = runCli(["verify"], { cwd: dir, env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /linear\s+UNREACHABLE\s+the Secret Service keychain holds an item for .* that contractpin cannot read; 'contractpin logout' removes it/,
+    );
+    assert.doesNotMatch(r.stdout + r.stderr, /needs an OAuth login/);
+    const out = runCli(["logout", "linear"], { cwd: dir, env });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(lookup().status, 1, "secret-tool finds no item");
+  });
+
   // Last: the keyring stays locked.
   it("a locked keyring: login fails in one line before anyone is sent to the browser (exit 2)", () => {
     ss.lock();

@@ -1,5 +1,6 @@
 import { resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
 import { openStore } from "../../auth/store.js";
+import { isContractpinError } from "../../core/errors.js";
 import { parseCommandArgs } from "../args.js";
 import { authTarget } from "../auth-target.js";
 import { LOCK_HELP, LOCK_OPTIONS, warner } from "../common.js";
@@ -32,7 +33,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { url, shown } = await authTarget("logout", positionals[0], values, io);
   const store = openStore(process.env, warner(io));
   const resource = resourceUrlFromServerUrl(url).href;
-  const count = Object.keys(await store.read(resource)).length;
+  let count: number;
+  try {
+    count = Object.keys(await store.read(resource)).length;
+  } catch (err) {
+    // What cannot be read (a corrupt item) can still be removed, and must be
+    // removable; a store that cannot be used at all fails the removal below.
+    if (!isContractpinError(err) || err.code !== "CREDENTIAL_STORE") throw err;
+    count = 1;
+  }
   if (count === 0) {
     await io.out(`no credential is stored for ${shown}\n`);
     return EXIT.OK;
