@@ -11,6 +11,7 @@ import { before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import {
+  addAndVerify,
   everythingShown,
   issuedTokens,
   loginOnTerminal,
@@ -59,16 +60,7 @@ describe("login, verify and logout with the Secret Service keychain", () => {
   });
 
   it("add and verify use the credential from the keychain", () => {
-    const add = runCli(["add", "linear", "--url", fx.url], { cwd: dir, env });
-    outputs.push(add.stdout, add.stderr);
-    assert.equal(add.code, 0, add.stderr);
-    const verify = runCli(["verify"], { cwd: dir, env });
-    outputs.push(verify.stdout, verify.stderr);
-    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
-    assert.match(verify.stdout, /linear\s+ok/);
-    const [access] = issuedTokens(fx);
-    const mcp = fx.report().filter((e) => e.path === "/mcp" && e.method === "POST");
-    assert.ok(mcp.some((e) => e.authorization === `Bearer ${access}`));
+    addAndVerify(fx, dir, env, outputs);
   });
 
   it("no token the authorization server issued appears in any output, the lock or its snapshot", () => {
