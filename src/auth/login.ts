@@ -35,6 +35,8 @@ export interface LoginOptions {
   timeoutMs: number;
   /** Receives each line for the person (the authorization URL among them). */
   say: (line: string) => Promise<void>;
+  /** Receives a warning line (the credential store's fall-back to the file). */
+  warn?: (message: string) => void;
   signal?: AbortSignal;
 }
 
@@ -58,7 +60,9 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
         "in CI, send a pre-obtained token as a header that refers to a variable (see 'contractpin login --help')",
     );
   }
-  const store = openStore(options.env);
+  const store = openStore(options.env, options.warn);
+  // Before anyone is sent to the browser: tokens obtained would otherwise be lost.
+  await store.ready();
   const state = randomBytes(32).toString("base64url");
   const listener = await listenForCallback(options.callbackPort ?? 0, state);
   const provider = new StoreBackedProvider({

@@ -103,7 +103,7 @@ export function readAuthProvider(
         if (provider === undefined) {
           const issuer = source.auth?.issuer;
           provider = new StoreBackedProvider({
-            store: openStore(ctx.env),
+            store: openStore(ctx.env, ctx.warn),
             resource,
             loginHint: hint,
             ...(issuer === undefined ? {} : { expectedIssuer: issuer }),

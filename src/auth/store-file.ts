@@ -54,6 +54,18 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
     }
     return value.resources;
   };
+  const makeDir = () => {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (cause) {
+      throw new ContractpinError(
+        "CREDENTIAL_STORE",
+        `cannot create the directory ${dir}: ${reason(cause)}`,
+        { cause },
+      );
+    }
+    checked(dir, "directory", true);
+  };
   return {
     where,
     async read(resource) {
@@ -65,16 +77,7 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
         Object.entries(readAll() as Record<string, unknown>).filter(([r]) => r !== resource),
       );
       if (Object.keys(entries).length > 0) all[resource] = entries;
-      try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-      } catch (cause) {
-        throw new ContractpinError(
-          "CREDENTIAL_STORE",
-          `cannot create the directory ${dir}: ${reason(cause)}`,
-          { cause },
-        );
-      }
-      checked(dir, "directory", true);
+      makeDir();
       try {
         await writeFileAtomic(
           path,
@@ -90,6 +93,12 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
         });
       }
       checked(path, "file", true);
+    },
+    async ready() {
+      // A directory that cannot be made or is refused, or a file that is
+      // refused or corrupt, is found before a login, not after it.
+      readAll();
+      makeDir();
     },
   };
 }

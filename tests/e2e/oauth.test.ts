@@ -5,6 +5,7 @@ import { before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import {
+  addAndVerify,
   everythingShown,
   issuedTokens,
   loginOnTerminal,
@@ -49,16 +50,7 @@ describe("a server behind OAuth: login, then the reads use the stored credential
   });
 
   it("add and verify send the stored token to the server, and only there", () => {
-    const add = runCli(["add", "linear", "--url", fx.url], { cwd: dir, env });
-    outputs.push(add.stdout, add.stderr);
-    assert.equal(add.code, 0, add.stderr);
-    const verify = runCli(["verify"], { cwd: dir, env });
-    outputs.push(verify.stdout, verify.stderr);
-    assert.equal(verify.code, 0, verify.stderr);
-    assert.match(verify.stdout, /linear\s+ok/);
-    const [access] = issuedTokens(fx);
-    const mcp = fx.report().filter((e) => e.path === "/mcp" && e.method === "POST");
-    assert.ok(mcp.some((e) => e.authorization === `Bearer ${access}`));
+    const access = addAndVerify(fx, dir, env, outputs);
     // The authorization server never saw the access token, nor a request with the lock's headers.
     assert.ok(
       fx

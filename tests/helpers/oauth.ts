@@ -2,12 +2,13 @@
 // driven as a person would: on a pseudo-terminal (python3's pty module), the
 // printed authorization URL fetched by the test, which the fixture's
 // authorization server approves at once by redirecting to the callback.
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { killAtEnd } from "./cleanup.js";
-import { CLI } from "./cli.js";
+import { CLI, runCli } from "./cli.js";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/servers/oauth-server.mjs", import.meta.url));
 
@@ -112,4 +113,27 @@ export function issuedTokens(fx: OAuthFixture): string[] {
     .report()
     .filter((e) => e.issued !== undefined)
     .flatMap((e) => [String(e.issued), String(e.refresh)]);
+}
+
+/**
+ * `add linear --url` then `verify` in `dir`, both passing, their outputs kept
+ * in `outputs`; the server was sent the first access token issued, which is returned.
+ */
+export function addAndVerify(
+  fx: OAuthFixture,
+  dir: string,
+  env: Record<string, string>,
+  outputs: string[],
+): string {
+  const add = runCli(["add", "linear", "--url", fx.url], { cwd: dir, env });
+  outputs.push(add.stdout, add.stderr);
+  assert.equal(add.code, 0, add.stderr);
+  const verify = runCli(["verify"], { cwd: dir, env });
+  outputs.push(verify.stdout, verify.stderr);
+  assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  assert.match(verify.stdout, /linear\s+ok/);
+  const [access] = issuedTokens(fx);
+  const mcp = fx.report().filter((e) => e.path === "/mcp" && e.method === "POST");
+  assert.ok(mcp.some((e) => e.authorization === `Bearer ${access}`));
+  return access!;
 }

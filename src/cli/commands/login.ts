@@ -2,7 +2,7 @@ import { login } from "../../auth/login.js";
 import { ContractpinError } from "../../core/errors.js";
 import { parseCommandArgs } from "../args.js";
 import { authTarget } from "../auth-target.js";
-import { LOCK_HELP, LOCK_OPTIONS } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 
@@ -22,11 +22,15 @@ supports them, then dynamic client registration.
 
 The tokens are stored outside the repository, never in the lock or its snapshots:
 in the OS keychain (macOS security, or Secret Service through secret-tool) where
-one is installed, otherwise in credentials.json (mode 0600, in a 0700 directory)
-under $XDG_CONFIG_HOME/contractpin or ~/.config/contractpin (CONTRACTPIN_CONFIG_DIR
-overrides it; CONTRACTPIN_CREDENTIAL_STORE=file|keychain|auto chooses). Each is
-bound to the server's canonical URL and the authorization server's issuer: it is
-never sent to another URL, nor its refresh token to another authorization server.
+one is installed and answers, otherwise in credentials.json (mode 0600, in a 0700
+directory) under $XDG_CONFIG_HOME/contractpin or ~/.config/contractpin, with one
+warning line when secret-tool is installed but no Secret Service answers
+(CONTRACTPIN_CONFIG_DIR overrides the directory;
+CONTRACTPIN_CREDENTIAL_STORE=file|keychain|auto chooses). A store that cannot
+save, such as a locked keyring, fails the login before the browser is opened.
+Each is bound to the server's canonical URL and the authorization server's
+issuer: it is never sent to another URL, nor its refresh token to another
+authorization server.
 
 login needs a person at a terminal: under CI (CI=true) or without a terminal it
 refuses at once. In CI, name a non-interactive flow in the lock (add --url URL
@@ -96,6 +100,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     timeoutMs: Math.ceil(seconds * 1000),
     browser: values["no-browser"] !== true,
     say: (line) => io.out(line),
+    warn: warner(io),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(clientId === undefined
       ? {}

@@ -1,8 +1,9 @@
 import { resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
 import { openStore } from "../../auth/store.js";
+import { isContractpinError } from "../../core/errors.js";
 import { parseCommandArgs } from "../args.js";
 import { authTarget } from "../auth-target.js";
-import { LOCK_HELP, LOCK_OPTIONS } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 
@@ -30,9 +31,17 @@ export async function run(args: string[], io: Io): Promise<number> {
     1,
   );
   const { url, shown } = await authTarget("logout", positionals[0], values, io);
-  const store = openStore(process.env);
+  const store = openStore(process.env, warner(io));
   const resource = resourceUrlFromServerUrl(url).href;
-  const count = Object.keys(await store.read(resource)).length;
+  let count: number;
+  try {
+    count = Object.keys(await store.read(resource)).length;
+  } catch (err) {
+    // What cannot be read (a corrupt item) can still be removed, and must be
+    // removable; a store that cannot be used at all fails the removal below.
+    if (!isContractpinError(err) || err.code !== "CREDENTIAL_STORE") throw err;
+    count = 1;
+  }
   if (count === 0) {
     await io.out(`no credential is stored for ${shown}\n`);
     return EXIT.OK;
