@@ -113,3 +113,19 @@ export function issuedTokens(fx: OAuthFixture): string[] {
     .filter((e) => e.issued !== undefined)
     .flatMap((e) => [String(e.issued), String(e.refresh)]);
 }
+
+/** Revokes every access token the fixture issued so far (the server then answers 401), and with `refresh` every refresh token too. */
+export async function revokeTokens(fx: OAuthFixture, refresh = false): Promise<void> {
+  const res = await fetch(new URL(`test/revoke${refresh ? "?refresh=1" : ""}`, fx.issuer), {
+    method: "POST",
+  });
+  if (res.status !== 204) throw new Error(`the fixture did not revoke: HTTP ${res.status}`);
+}
+
+/** The grant type of each token request the fixture received, in order, with its scope. */
+export function tokenGrants(fx: OAuthFixture): Array<{ grant_type: string; scope?: string }> {
+  return fx
+    .report()
+    .filter((e) => e.path === "/token")
+    .map((e) => JSON.parse(String(e.body)) as { grant_type: string; scope?: string });
+}
