@@ -125,7 +125,9 @@ class ReadAuth implements ResourceAuth {
             "the server refused the access token its authorization server issued",
           );
         }
-        return this.use(await this.ci(hints));
+        // Every scope asked for so far: a renewed token keeps a step-up's scope.
+        const scope = this.requestedScope;
+        return this.use(await this.ci({ ...hints, ...(scope === undefined ? {} : { scope }) }));
       }
       const provider = await this.storeProvider();
       const stored = await provider.tokens();
