@@ -89,24 +89,38 @@ export function ciTokenSource(
   const refresh = flow.mode === "refresh_token" ? new EnvRefreshProvider(target, flow) : undefined;
   return async (hints) => {
     const provider = refresh ?? clientCredentials(target.resource, flow);
-    const result = await quietLibraryWarnings(
-      () =>
-        auth(provider, {
-          serverUrl: target.url,
-          ...(hints.resourceMetadataUrl === undefined
-            ? {}
-            : { resourceMetadataUrl: hints.resourceMetadataUrl }),
-          ...(hints.scope === undefined ? {} : { scope: hints.scope }),
-          fetchFn: authFetch(),
-        }),
-      true,
-    );
+    const result = await authorize(provider, target.url, hints);
     const tokens = await provider.tokens();
     if (result !== "AUTHORIZED" || !tokens?.access_token) {
       throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
     }
     return tokens;
   };
+}
+
+/**
+ * The library's `auth()` for a server that cannot wait for a person: with the
+ * challenge's hints, through the auth fetch (never the tap), the library's
+ * warnings sanitised and its note that it retries left out (the failure that
+ * follows says it).
+ */
+export function authorize(
+  provider: OAuthClientProvider,
+  serverUrl: URL,
+  hints: ChallengeHints,
+): ReturnType<typeof auth> {
+  return quietLibraryWarnings(
+    () =>
+      auth(provider, {
+        serverUrl,
+        ...(hints.resourceMetadataUrl === undefined
+          ? {}
+          : { resourceMetadataUrl: hints.resourceMetadataUrl }),
+        ...(hints.scope === undefined ? {} : { scope: hints.scope }),
+        fetchFn: authFetch(),
+      }),
+    true,
+  );
 }
 
 /**

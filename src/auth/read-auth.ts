@@ -1,6 +1,5 @@
 import {
   OAuthError,
-  auth,
   computeScopeUnion,
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
@@ -10,10 +9,8 @@ import { ContractpinError } from "../core/errors.js";
 import type { HttpSource } from "../core/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { authFailure } from "./auth-error.js";
-import { authFetch } from "./auth-fetch.js";
 import type { ResourceAuth } from "./authorized-fetch.js";
-import { ciFlow, ciTokenSource, type ChallengeHints, type CiFlow } from "./ci-auth.js";
-import { quietLibraryWarnings } from "./library-warnings.js";
+import { authorize, ciFlow, ciTokenSource, type ChallengeHints, type CiFlow } from "./ci-auth.js";
 import { StoreBackedProvider } from "./provider.js";
 import { stepUpRefused } from "./step-up.js";
 import { openStore } from "./store.js";
@@ -42,7 +39,7 @@ export function loginHint(server: string | undefined, url: URL): string {
  * resource URL (and its issuer) is used, or, when the lock's `auth` member
  * names a non-interactive flow, a token is got by that flow
  * (src/auth/ci-auth.ts). OAuth traffic goes through its own `fetch`
- * ({@link authFetch}), never the tap. Never a browser, never a prompt: a
+ * (src/auth/auth-fetch.ts), never the tap. Never a browser, never a prompt: a
  * server that needs a person fails with one line naming the command to run.
  *
  * @throws ContractpinError ENV_UNSET for a variable of the auth member that is not set.
@@ -190,19 +187,11 @@ class ReadAuth implements ResourceAuth {
   private async refresh(provider: StoreBackedProvider, hints: ChallengeHints): Promise<void> {
     let result: string;
     try {
-      result = await quietLibraryWarnings(
-        () =>
-          auth(provider, {
-            serverUrl: this.url,
-            ...(hints.resourceMetadataUrl === undefined
-              ? {}
-              : { resourceMetadataUrl: hints.resourceMetadataUrl }),
-            ...(this.requestedScope === undefined ? {} : { scope: this.requestedScope }),
-            fetchFn: authFetch(),
-          }),
-        // The library's note that it retries is said by the line this fails with.
-        true,
-      );
+      const scope = this.requestedScope;
+      result = await authorize(provider, this.url, {
+        ...hints,
+        ...(scope === undefined ? {} : { scope }),
+      });
     } catch (err) {
       if (err instanceof OAuthError) throw new ContractpinError("AUTH_REQUIRED", this.hint);
       throw err;

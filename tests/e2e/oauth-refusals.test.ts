@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import {
+  addAuth,
   everythingShown,
   issuedTokens,
   loginOnTerminal,
@@ -32,11 +33,14 @@ const freePort = () =>
     });
   });
 
-/** A fixture with a stored login and `linear` pinned; `run` records every output. */
-async function loggedIn(fixtureEnv: Record<string, string> = {}) {
+/** A fixture started with `fixtureEnv`; `run` and `login` use `runEnv` and record every output. */
+async function setup(
+  fixtureEnv: Record<string, string> = {},
+  runEnv: Record<string, string> = { CI: "" },
+) {
   const dir = tempDir();
   const fx = await startOAuthFixture(dir, fixtureEnv);
-  const env = { CONTRACTPIN_CONFIG_DIR: join(dir, "config"), CI: "" };
+  const env = { CONTRACTPIN_CONFIG_DIR: join(dir, "config"), ...runEnv };
   const outputs: string[] = [];
   // One callback port for every login: the fixture's authorization server
   // holds a registered client to the redirect URI it registered with.
@@ -72,7 +76,7 @@ const stored = (dir: string, fx: OAuthFixture) =>
 
 describe("a stored access token revoked before it expired", () => {
   it("is refreshed once, the rotated tokens saved, and verify passes (exit 0)", async () => {
-    const { dir, fx, outputs, run, login } = await loggedIn();
+    const { dir, fx, outputs, run, login } = await setup();
     login();
     assert.equal(run(["add", "linear", "--url", fx.url]).code, 0);
     await revokeTokens(fx);
@@ -91,7 +95,7 @@ describe("a stored access token revoked before it expired", () => {
   });
 
   it("with its refresh token revoked too: exit 1, the login line, one refresh tried", async () => {
-    const { dir, fx, outputs, run, login } = await loggedIn();
+    const { dir, fx, outputs, run, login } = await setup();
     login();
     assert.equal(run(["add", "linear", "--url", fx.url]).code, 0);
     await revokeTokens(fx, true);
@@ -111,36 +115,21 @@ describe("a stored access token revoked before it expired", () => {
   });
 });
 
+// A CI run, and the add that pins `linear` with the lock's client_credentials auth member.
+const CI_ENV = { CI: "true", CC_SECRET: SECRET };
+const ccAdd = (fx: OAuthFixture) =>
+  addAuth(fx, "linear", "client_credentials", "ci-bot", ["--client-secret-env", "CC_SECRET"]);
+
 describe("403 insufficient_scope (a step-up)", () => {
   it("client_credentials asks once more with the union of scopes, and verify passes", async () => {
-    const { dir, fx, outputs } = await loggedIn({
-      CC_CLIENT_ID: "ci-bot",
-      CC_CLIENT_SECRET: SECRET,
-      STEP_UP_SCOPE: "mcp:admin",
-    });
-    const env = { CI: "true", CC_SECRET: SECRET };
-    const add = runCli(
-      [
-        "add",
-        "linear",
-        "--url",
-        fx.url,
-        "--auth",
-        "client_credentials",
-        "--issuer",
-        fx.issuer,
-        "--client-id",
-        "ci-bot",
-        "--client-secret-env",
-        "CC_SECRET",
-      ],
-      { cwd: dir, env },
+    const { dir, fx, outputs, run } = await setup(
+      { CC_CLIENT_ID: "ci-bot", CC_CLIENT_SECRET: SECRET, STEP_UP_SCOPE: "mcp:admin" },
+      CI_ENV,
     );
-    outputs.push(add.stdout, add.stderr);
+    const add = run(ccAdd(fx));
     assert.equal(add.code, 0, add.stderr);
     const before = tokenGrants(fx).length;
-    const r = runCli(["verify"], { cwd: dir, env });
-    outputs.push(r.stdout, r.stderr);
+    const r = run(["verify"]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /linear\s+ok/);
     assert.match(r.stderr, /^\[1\/1\] linear: ok \([\d.]+ s\)\n$/);
@@ -157,31 +146,16 @@ describe("403 insufficient_scope (a step-up)", () => {
   });
 
   it("never loops: a server that still demands the scope fails after one step-up (exit 1)", async () => {
-    const { dir, fx, outputs } = await loggedIn({
-      CC_CLIENT_ID: "ci-bot",
-      CC_CLIENT_SECRET: SECRET,
-      STEP_UP_SCOPE: "mcp:admin",
-      GRANT_ONLY: "mcp:tools",
-    });
-    const env = { CI: "true", CC_SECRET: SECRET };
-    const r = runCli(
-      [
-        "add",
-        "linear",
-        "--url",
-        fx.url,
-        "--auth",
-        "client_credentials",
-        "--issuer",
-        fx.issuer,
-        "--client-id",
-        "ci-bot",
-        "--client-secret-env",
-        "CC_SECRET",
-      ],
-      { cwd: dir, env },
+    const { dir, fx, outputs, run } = await setup(
+      {
+        CC_CLIENT_ID: "ci-bot",
+        CC_CLIENT_SECRET: SECRET,
+        STEP_UP_SCOPE: "mcp:admin",
+        GRANT_ONLY: "mcp:tools",
+      },
+      CI_ENV,
     );
-    outputs.push(r.stdout, r.stderr);
+    const r = run(ccAdd(fx));
     assert.equal(r.code, 1, r.stderr);
     assert.equal(
       r.stderr,
@@ -194,7 +168,7 @@ describe("403 insufficient_scope (a step-up)", () => {
   });
 
   it("a stored login cannot step up without a person: one line naming login --scope; that login asks for it", async () => {
-    const { dir, fx, outputs, run, login } = await loggedIn({ STEP_UP_SCOPE: "mcp:admin" });
+    const { dir, fx, outputs, run, login } = await setup({ STEP_UP_SCOPE: "mcp:admin" });
     login();
     const add = run(["add", "linear", "--url", fx.url]);
     assert.equal(add.code, 1, add.stderr);
@@ -219,7 +193,7 @@ describe("403 insufficient_scope (a step-up)", () => {
   });
 
   it("verify names the server in the login --scope line (exit 1)", async () => {
-    const { dir, fx, outputs, run, login } = await loggedIn({ STEP_UP_SCOPE: "mcp:admin" });
+    const { dir, fx, outputs, run, login } = await setup({ STEP_UP_SCOPE: "mcp:admin" });
     login("--scope", "mcp:tools mcp:admin");
     assert.equal(run(["add", "linear", "--url", fx.url]).code, 0);
     // A new login without the wider scope replaces the stored one.

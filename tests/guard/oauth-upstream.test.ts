@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import {
+  addAuth,
   issuedTokens,
   loginOnTerminal,
   revokeTokens,
@@ -136,20 +137,7 @@ describe("the guard in front of a server that the lock's auth member authorizes 
     });
     const env = { CI: "true", CC_SECRET: SECRET, CONTRACTPIN_CONFIG_DIR: join(dir, "config") };
     const add = runCli(
-      [
-        "add",
-        "linear",
-        "--url",
-        fx.url,
-        "--auth",
-        "client_credentials",
-        "--issuer",
-        fx.issuer,
-        "--client-id",
-        "ci-bot",
-        "--client-secret-env",
-        "CC_SECRET",
-      ],
+      addAuth(fx, "linear", "client_credentials", "ci-bot", ["--client-secret-env", "CC_SECRET"]),
       { cwd: dir, env },
     );
     assert.equal(add.code, 0, add.stderr);

@@ -129,3 +129,24 @@ export function tokenGrants(fx: OAuthFixture): Array<{ grant_type: string; scope
     .filter((e) => e.path === "/token")
     .map((e) => JSON.parse(String(e.body)) as { grant_type: string; scope?: string });
 }
+
+/** `add NAME --url URL --auth MODE --issuer ISSUER --client-id ID` and the rest of `extra`. */
+export const addAuth = (
+  fx: OAuthFixture,
+  name: string,
+  mode: string,
+  id: string,
+  extra: string[],
+) => [
+  "add",
+  name,
+  "--url",
+  fx.url,
+  "--auth",
+  mode,
+  "--issuer",
+  fx.issuer,
+  "--client-id",
+  id,
+  ...extra,
+];
