@@ -25,8 +25,12 @@ relays every message both ways, ids and bytes unchanged, except:
     again, then forwards it (and advertises tools.listChanged to the client).
     Under protocol 2026-07-28 it arrives on subscriptions/listen streams, and
     the guard opens one of its own, so it hears changes whatever the client does
-A lock that cannot be read, a server not in it, or a server that cannot be
-started gives the client errors, never unchecked tools. The lock is read again
+A server behind OAuth is read with verify's credential: the stored login of
+'contractpin login NAME', or the lock's auth member (client_credentials, a
+refresh token from a variable), sent to the pinned server only; never a
+browser. A lock that cannot be read, a server not in it, a server that cannot
+be started, or one whose credential is missing or refused (one stderr line
+naming the command to run) gives the client errors, never unchecked tools. The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
 Every withheld tool and refused call is one line on stderr.
 
@@ -53,7 +57,8 @@ ${LOCK_HELP}
 
 Exit codes:
   0  the client closed the session
-  1  a stdio server ended, or could not be started
+  1  a stdio server ended, or could not be started; a server's credential
+     is missing or was refused
   2  contractpin could not run: bad arguments, a missing or corrupt lock, a
      server the lock does not pin, an address it cannot listen on, interrupted
      (with --listen the guard runs until Ctrl-C or SIGTERM: exit 2; a server
