@@ -206,4 +206,22 @@ describe("403 insufficient_scope (a step-up)", () => {
     );
     nothingSecretShown(fx, dir, outputs);
   });
+
+  it("the scope a server names is shown sanitised and quoted for a shell", async () => {
+    // A C1 control (CSI) and a quote, in a header value the fixture can send (Latin-1).
+    const { dir, fx, outputs, run, login } = await setup({ STEP_UP_SCOPE: "it's\u009b2J" });
+    login();
+    const r = run(["add", "linear", "--url", fx.url]);
+    assert.equal(r.code, 1, r.stderr);
+    const quoted = "'mcp:tools it'\\''s<U+009B>2J'";
+    assert.ok(
+      r.stderr.startsWith(
+        `contractpin: server linear: the server needs the scope ${quoted}, which the stored ` +
+          `login lacks: run: contractpin login linear --scope ${quoted} (`,
+      ),
+      r.stderr,
+    );
+    assert.ok(!outputs.join("").includes("\u009b"));
+    nothingSecretShown(fx, dir, outputs);
+  });
 });
