@@ -88,7 +88,7 @@ export function writeLock(path: string, servers: Record<string, object>): string
 /**
  * The official client (@modelcontextprotocol/client) launching `command` over
  * stdio, with the given client options, `setup` run before it connects, and
- * `env` added to the variables the transport passes on; the
+ * `env` added to the variables the transport passes on, in `cwd`; the
  * process is killed at the end of the test file if still running.
  */
 export async function officialClient(
@@ -96,11 +96,13 @@ export async function officialClient(
   options: ClientOptions = { capabilities: {} },
   setup: (client: Client) => void = () => undefined,
   env?: Record<string, string>,
+  cwd?: string,
 ): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: command[0]!,
     args: command.slice(1),
     stderr: "pipe",
+    ...(cwd === undefined ? {} : { cwd }),
     // Added to the few variables the transport passes on (HOME, PATH, ...).
     ...(env === undefined ? {} : { env: { ...getDefaultEnvironment(), ...env } }),
   });

@@ -4,6 +4,8 @@
 // stored login, or the lock's auth member), refreshes a revoked token,
 // steps a client_credentials token up once, and without a login fails closed
 // in one line: the client gets errors, never an unguarded connection.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
@@ -164,6 +166,88 @@ describe("the guard in front of a server that the lock's auth member authorizes 
       );
       assert.equal(stderr(), "");
       for (const t of [...issuedTokens(fx), SECRET]) assert.ok(!stderr().includes(t));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the guard in front of a server whose tool demands a scope the stored login lacks", () => {
+  it("fails closed on the call: one line naming login --scope, errors after it, exit 1", async () => {
+    const dir = tempDir("contractpin-guard-oauth-");
+    const fx = await startOAuthFixture(dir, {
+      STEP_UP_SCOPE: "mcp:admin",
+      STEP_UP_METHOD: "tools/call",
+    });
+    const env = { CONTRACTPIN_CONFIG_DIR: join(dir, "config"), CI: "" };
+    assert.equal(loginOnTerminal(["--url", fx.url, "--no-browser"], env, dir).code, 0);
+    assert.equal(runCli(["add", "linear", "--url", fx.url], { cwd: dir, env }).code, 0);
+    const client = new RawClient(["linear", "--lock", join(dir, "contractpin.lock")], env);
+    assert.equal((await client.initialize()).result.serverInfo.name, "oauth-fixture");
+    assert.equal((await client.request(1, "tools/list")).result.tools.length, 4);
+    const grants = tokenGrants(fx).length;
+    const call = await client.request(2, "tools/call", { name: "alpha", arguments: {} });
+    const line =
+      "server linear: the server needs the scope 'mcp:tools mcp:admin', which the stored " +
+      "login lacks: run: contractpin login linear --scope 'mcp:tools mcp:admin' (";
+    assert.equal(call.error.code, -32603);
+    assert.ok(call.error.message.startsWith(`contractpin guard: ${line}`), call.error.message);
+    assert.equal((await client.request(3, "tools/list")).error.code, -32603);
+    assert.equal((await client.close()).code, 1);
+    assert.ok(client.stderr.startsWith(`contractpin: guard: ${line}`), client.stderr);
+    assert.equal(client.stderr.split("\n").length, 2, client.stderr);
+    // No token was asked for: a stored login cannot step up without a person.
+    assert.equal(tokenGrants(fx).length, grants);
+    for (const l of client.lines) assert.equal(JSON.parse(l).jsonrpc, "2.0");
+    for (const t of issuedTokens(fx)) assert.ok(!(client.stderr + client.lines.join()).includes(t));
+  });
+});
+
+describe("the guard in front of a server authorized by a refresh token from a variable", () => {
+  it("writes each rotation to --oauth-state-out, and renews with the token it rotated", async () => {
+    const dir = tempDir("contractpin-guard-oauth-");
+    const seed = `rt-seed-${randomUUID()}`;
+    const fx = await startOAuthFixture(dir, { RT_CLIENT_ID: "ci-public", RT_SEED: seed });
+    const state = join(dir, "oauth-state.env");
+    const config = join(dir, "config");
+    const add = runCli(
+      addAuth(fx, "linear", "refresh_token", "ci-public", [
+        "--refresh-token-env",
+        "MCP_REFRESH",
+        "--oauth-state-out",
+        state,
+      ]),
+      { cwd: dir, env: { CI: "true", MCP_REFRESH: seed, CONTRACTPIN_CONFIG_DIR: config } },
+    );
+    assert.equal(add.code, 0, add.stderr);
+    const saved = () => readFileSync(state, "utf8").trim().slice("MCP_REFRESH=".length);
+    const current = saved();
+    const { client, stderr } = await officialClient(
+      [process.execPath, CLI, "guard", "linear", "--oauth-state-out", state],
+      { capabilities: {} },
+      () => undefined,
+      { CI: "true", MCP_REFRESH: current, CONTRACTPIN_CONFIG_DIR: config },
+      dir,
+    );
+    try {
+      const first = await client.listTools();
+      const rotated = saved();
+      assert.notEqual(rotated, current);
+      await revokeTokens(fx);
+      assert.deepEqual(await client.listTools(), first);
+      // The second refresh presents the token the guard rotated, not the dead one it started with.
+      assert.deepEqual(
+        tokenGrants(fx)
+          .slice(-2)
+          .map((g) => [g.grant_type, g.refresh_token]),
+        [
+          ["refresh_token", current],
+          ["refresh_token", rotated],
+        ],
+      );
+      assert.equal(saved(), String(fx.report().findLast((e) => e.issued)?.refresh));
+      assert.equal(stderr(), "");
+      for (const t of [...issuedTokens(fx), seed]) assert.ok(!stderr().includes(t));
     } finally {
       await client.close();
     }

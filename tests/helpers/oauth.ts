@@ -122,12 +122,14 @@ export async function revokeTokens(fx: OAuthFixture, refresh = false): Promise<v
   if (res.status !== 204) throw new Error(`the fixture did not revoke: HTTP ${res.status}`);
 }
 
-/** The grant type of each token request the fixture received, in order, with its scope. */
-export function tokenGrants(fx: OAuthFixture): Array<{ grant_type: string; scope?: string }> {
+/** Each token request the fixture received (its form fields), in order. */
+export function tokenGrants(
+  fx: OAuthFixture,
+): Array<{ grant_type: string; scope?: string; refresh_token?: string }> {
   return fx
     .report()
     .filter((e) => e.path === "/token")
-    .map((e) => JSON.parse(String(e.body)) as { grant_type: string; scope?: string });
+    .map((e) => JSON.parse(String(e.body)) as { grant_type: string });
 }
 
 /** `add NAME --url URL --auth MODE --issuer ISSUER --client-id ID` and the rest of `extra`. */

@@ -3,11 +3,12 @@ import { parseListen } from "../../guard/listen-address.js";
 import { runListen } from "../../guard/listen-http.js";
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import type { Io } from "../io.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [--on-drift=withhold|block]
                          [--log FILE] [--timeout SECONDS] [--max-message-mib N]
+                         [--oauth-state-out FILE]
                          [--listen HOST:PORT [--listen-any]]
 
 An MCP server over stdio that a client launches in place of the server NAME
@@ -44,6 +45,8 @@ ${LOCK_HELP}
                        tools/list requests (default 30)
   --max-message-mib N  refuse a message larger than N MiB (default 64); with
                        --listen, also a request body (HTTP 413)
+  --oauth-state-out FILE  where a refresh token that the authorization server
+                       rotates while the guard runs is written (see verify --help)
   --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of
                        stdio: 127.0.0.1:PORT or [::1]:PORT (localhost means
                        127.0.0.1; port 0 takes a free port). The URL is printed
@@ -73,6 +76,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...LOCK_OPTIONS,
       timeout: { type: "string", default: "30" },
       "max-message-mib": { type: "string" },
+      "oauth-state-out": READ_OPTIONS["oauth-state-out"],
       "allow-new": { type: "boolean" },
       "on-drift": { type: "string", default: "withhold" },
       log: { type: "string" },
