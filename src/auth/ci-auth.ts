@@ -68,7 +68,9 @@ export interface CiTarget {
 
 /** What the server's challenge said: where its metadata is, and the scope to ask for. */
 export interface ChallengeHints {
+  /** The protected resource metadata URL the challenge named (default: the well-known ones). */
   resourceMetadataUrl?: URL;
+  /** The scopes to ask for (default: what the server's metadata advertises). */
   scope?: string;
 }
 
