@@ -5,6 +5,7 @@ import {
   PrivateKeyJwtProvider,
   auth,
   type OAuthClientProvider,
+  type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
 import { referencedName, type HttpAuth } from "../core/server-auth.js";
@@ -58,57 +59,82 @@ export function ciFlow(
   };
 }
 
-/** Where the authorization runs: the server, its pinned resource, the challenge's hints. */
+/** The server a non-interactive flow gets tokens for, and where a rotated refresh token goes. */
 export interface CiTarget {
   url: URL;
   /** The server's canonical resource URL: the only one the token is for. */
   resource: string;
-  resourceMetadataUrl?: URL;
-  scope?: string;
   /** `--oauth-state-out FILE`, for a rotated refresh token. */
   stateOut?: string;
 }
 
+/** What the server's challenge said: where its metadata is, and the scope to ask for. */
+export interface ChallengeHints {
+  /** The protected resource metadata URL the challenge named (default: the well-known ones). */
+  resourceMetadataUrl?: URL;
+  /** The scopes to ask for (default: what the server's metadata advertises). */
+  scope?: string;
+}
+
 /**
- * Gets an access token for `target` by `flow`, through the auth fetch (never
+ * Gets access tokens for `target` by `flow`, through the auth fetch (never
  * the tap), from the lock's issuer only: the library refuses another
- * authorization server before the secret or refresh token is sent. A
- * refresh token the authorization server rotates is written to
- * `--oauth-state-out` before the new access token is used; without that
- * option the server fails (the new refresh token would be lost).
+ * authorization server before the secret or refresh token is sent. Each call
+ * asks the authorization server anew. A refresh token flow keeps its
+ * provider across calls, so that a second call presents the rotated refresh
+ * token (the one from the environment is dead once rotated); a rotated one
+ * is written to `--oauth-state-out` before the new access token is used, and
+ * without that option the server fails (the new refresh token would be lost).
  */
-export async function ciAccessToken(flow: CiFlow, target: CiTarget): Promise<string> {
-  const provider =
-    flow.mode === "refresh_token"
-      ? new EnvRefreshProvider(target, flow)
-      : clientCredentials(target.resource, flow);
-  const result = await quietLibraryWarnings(
+export function ciTokenSource(
+  flow: CiFlow,
+  target: CiTarget,
+): (hints: ChallengeHints) => Promise<StoredOAuthTokens> {
+  const refresh = flow.mode === "refresh_token" ? new EnvRefreshProvider(target, flow) : undefined;
+  return async (hints) => {
+    const provider = refresh ?? clientCredentials(target.resource, flow);
+    const result = await authorize(provider, target.url, hints).catch((err: unknown) => {
+      // The generic wording (src/auth/auth-error.ts) says to log in again, which
+      // cannot help here: the issuer is the lock's, so the lock is what to fix.
+      if (!(err instanceof AuthorizationServerMismatchError)) throw err;
+      throw new ContractpinError(
+        "AUTH_FAILED",
+        `the server names the authorization server ${visibleText(err.currentIssuer)}, not the ` +
+          `lock's auth issuer ${visibleText(flow.issuer)}: nothing was sent to it (if it is the ` +
+          "right one, change the issuer in the lock's auth member)",
+      );
+    });
+    const tokens = await provider.tokens();
+    if (result !== "AUTHORIZED" || !tokens?.access_token) {
+      throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
+    }
+    return tokens;
+  };
+}
+
+/**
+ * The library's `auth()` for a server that cannot wait for a person: with the
+ * challenge's hints, through the auth fetch (never the tap), the library's
+ * warnings sanitised and its note that it retries left out (the failure that
+ * follows says it).
+ */
+export function authorize(
+  provider: OAuthClientProvider,
+  serverUrl: URL,
+  hints: ChallengeHints,
+): ReturnType<typeof auth> {
+  return quietLibraryWarnings(
     () =>
       auth(provider, {
-        serverUrl: target.url,
-        ...(target.resourceMetadataUrl === undefined
+        serverUrl,
+        ...(hints.resourceMetadataUrl === undefined
           ? {}
-          : { resourceMetadataUrl: target.resourceMetadataUrl }),
-        ...(target.scope === undefined ? {} : { scope: target.scope }),
+          : { resourceMetadataUrl: hints.resourceMetadataUrl }),
+        ...(hints.scope === undefined ? {} : { scope: hints.scope }),
         fetchFn: authFetch(),
       }),
     true,
-  ).catch((err: unknown) => {
-    // The generic wording (src/auth/auth-error.ts) says to log in again, which
-    // cannot help here: the issuer is the lock's, so the lock is what to fix.
-    if (!(err instanceof AuthorizationServerMismatchError)) throw err;
-    throw new ContractpinError(
-      "AUTH_FAILED",
-      `the server names the authorization server ${visibleText(err.currentIssuer)}, not the ` +
-        `lock's auth issuer ${visibleText(flow.issuer)}: nothing was sent to it (if it is the ` +
-        "right one, change the issuer in the lock's auth member)",
-    );
-  });
-  const token = (await provider.tokens())?.access_token;
-  if (result !== "AUTHORIZED" || !token) {
-    throw new ContractpinError("AUTH_FAILED", "the authorization server issued no access token");
-  }
-  return token;
+  );
 }
 
 /**

@@ -81,7 +81,13 @@ export class EnvRefreshProvider implements OAuthClientProvider {
       }
       await writeOAuthState(this.target.stateOut, name, tokens.refresh_token!);
     }
-    this.saved = tokens;
+    // An authorization server that does not rotate may leave the refresh token
+    // out: the one presented stays the one to present next time.
+    const presented = this.saved?.refresh_token ?? this.flow.refreshToken;
+    this.saved =
+      tokens.refresh_token === undefined && presented !== undefined
+        ? { ...tokens, refresh_token: presented }
+        : tokens;
   }
 
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL> {

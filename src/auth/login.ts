@@ -110,9 +110,13 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
       ...(challenge.resourceMetadataUrl === undefined
         ? {}
         : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-      ...(options.scope === undefined && challenge.scope !== undefined
-        ? { scope: challenge.scope }
-        : {}),
+      // Given to the library as asked: its own order puts the scopes the
+      // server advertises before the client's, which would drop --scope.
+      ...(options.scope !== undefined
+        ? { scope: options.scope }
+        : challenge.scope !== undefined
+          ? { scope: challenge.scope }
+          : {}),
     };
     const first = await Promise.race([
       quietLibraryWarnings(() =>

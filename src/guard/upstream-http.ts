@@ -1,3 +1,4 @@
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { createParser } from "eventsource-parser";
 import type { JsonValue } from "../core/json-value.js";
 import { standardHeaders } from "./era.js";
@@ -18,8 +19,6 @@ export interface HttpSink {
 // The GET stream (the server's own messages, list_changed among them) is
 // opened again this many times when it ends, then given up with a warning.
 const MAX_STREAM_RETRIES = 5;
-// The lock's headers (expanded secrets) go to the pinned origin only, redirects included.
-const fetchSameOrigin = sameOriginFetch();
 
 /**
  * A Streamable HTTP connection to a server, relaying raw bytes: each client
@@ -42,6 +41,9 @@ export class HttpUpstream implements Upstream {
     private readonly headers: Record<string, string>,
     private readonly sink: HttpSink,
     private readonly maxMessageBytes: number,
+    // The lock's headers (expanded secrets) and any access token go to the
+    // pinned origin only, redirects included.
+    private readonly fetch: FetchLike = sameOriginFetch(),
   ) {}
 
   /** The headers of one request; `fromBody` (the message's own standard headers) win over the rest. */
@@ -64,7 +66,7 @@ export class HttpUpstream implements Upstream {
     } catch {
       // a batch or anything else: nothing to learn from it
     }
-    const res = await fetchSameOrigin(this.url, {
+    const res = await this.fetch(this.url, {
       method: "POST",
       headers: this.requestHeaders(
         { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -170,7 +172,7 @@ export class HttpUpstream implements Upstream {
       let lastId: string | undefined;
       for (let attempt = 0; attempt <= MAX_STREAM_RETRIES && !this.stop.signal.aborted; attempt++) {
         try {
-          const res = await fetchSameOrigin(this.url, {
+          const res = await this.fetch(this.url, {
             method: "GET",
             headers: this.requestHeaders({
               accept: "text/event-stream",
@@ -209,7 +211,7 @@ export class HttpUpstream implements Upstream {
     const h = new Headers(this.headers);
     h.set("mcp-session-id", session);
     if (this.protocolVersion !== undefined) h.set("mcp-protocol-version", this.protocolVersion);
-    await fetchSameOrigin(this.url, {
+    await this.fetch(this.url, {
       method: "DELETE",
       headers: h,
       signal: AbortSignal.timeout(1000),

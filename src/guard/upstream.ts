@@ -1,7 +1,11 @@
+import type { FetchLike } from "@modelcontextprotocol/client";
+import { authorizedFetch } from "../auth/authorized-fetch.js";
+import { readAuth } from "../auth/read-auth.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { expandReferences, type HttpSource } from "../core/server-source.js";
 import { guardSecrets } from "../engine/failure.js";
+import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
 import type { ReadContext } from "../sources/read-tools.js";
@@ -59,6 +63,14 @@ export async function openUpstream(
     if (pinned.transport === "http") {
       const { url, headers } = httpTarget(pinned, ctx.env);
       const max = ctx.maxMessageBytes;
+      // verify's OAuth (a stored login, or the lock's auth member), never a browser.
+      const auth = readAuth(pinned, url, { ...ctx, server });
+      const fetch =
+        auth === undefined
+          ? sameOriginFetch()
+          : failClosed(authorizedFetch(auth, sameOriginFetch()), (text) =>
+              hooks.fail(`server ${server}: ${text}`, SERVER_FAILED),
+            );
       const http: OpenUpstream = new HttpUpstream(
         url,
         headers,
@@ -74,6 +86,7 @@ export async function openUpstream(
           warn: (text) => hooks.say(`server ${server}: ${text}`),
         },
         max,
+        fetch,
       );
       return http;
     }
@@ -145,6 +158,27 @@ async function openStdio(
       closing = true;
       return t.close();
     },
+  };
+}
+
+/**
+ * `fetch`, with an authorization that cannot be had (a login to run, a
+ * refused token or scope) ending the session's trust in the server: `fail`
+ * says it once (stderr and every pending and later request), and the
+ * request fails. The guard never relays without the credential.
+ */
+function failClosed(fetch: FetchLike, fail: (message: string) => void): FetchLike {
+  let failed = false;
+  return async (url, init) => {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (isContractpinError(err, "AUTH_REQUIRED", "AUTH_FAILED", "CREDENTIAL_STORE") && !failed) {
+        failed = true;
+        fail(err.message);
+      }
+      throw err;
+    }
   };
 }
 

@@ -11,6 +11,7 @@ import { before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import {
+  addAuth,
   everythingShown,
   issuedTokens,
   startOAuthFixture,
@@ -20,21 +21,6 @@ import {
 // Shaped like real secrets, and unlike anything contractpin prints on its own.
 const SECRET = "cc-Secret-Q8r2Lk5Vt9Xw4Mz";
 const WRONG = "cc-Wrong-N3p7Hs2Jd6Fy1Bq";
-
-/** `add NAME --url URL --auth MODE --issuer ISSUER --client-id ID` and the rest of `extra`. */
-const addAuth = (fx: OAuthFixture, name: string, mode: string, id: string, extra: string[]) => [
-  "add",
-  name,
-  "--url",
-  fx.url,
-  "--auth",
-  mode,
-  "--issuer",
-  fx.issuer,
-  "--client-id",
-  id,
-  ...extra,
-];
 
 const tokenRequests = (fx: OAuthFixture) =>
   fx

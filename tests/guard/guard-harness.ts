@@ -3,7 +3,7 @@
 // and a line-level JSON-RPC client that starts `contractpin guard` and sees
 // its exact bytes, its stderr and its exit status.
 import { Client, ProtocolError, type ClientOptions } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -87,18 +87,24 @@ export function writeLock(path: string, servers: Record<string, object>): string
 
 /**
  * The official client (@modelcontextprotocol/client) launching `command` over
- * stdio, with the given client options, `setup` run before it connects; the
+ * stdio, with the given client options, `setup` run before it connects, and
+ * `env` added to the variables the transport passes on, in `cwd`; the
  * process is killed at the end of the test file if still running.
  */
 export async function officialClient(
   command: string[],
   options: ClientOptions = { capabilities: {} },
   setup: (client: Client) => void = () => undefined,
+  env?: Record<string, string>,
+  cwd?: string,
 ): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: command[0]!,
     args: command.slice(1),
     stderr: "pipe",
+    ...(cwd === undefined ? {} : { cwd }),
+    // Added to the few variables the transport passes on (HOME, PATH, ...).
+    ...(env === undefined ? {} : { env: { ...getDefaultEnvironment(), ...env } }),
   });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -137,3 +137,42 @@ export function addAndVerify(
   assert.ok(mcp.some((e) => e.authorization === `Bearer ${access}`));
   return access!;
 }
+
+/** Revokes every access token the fixture issued so far (the server then answers 401), and with `refresh` every refresh token too. */
+export async function revokeTokens(fx: OAuthFixture, refresh = false): Promise<void> {
+  const res = await fetch(new URL(`test/revoke${refresh ? "?refresh=1" : ""}`, fx.issuer), {
+    method: "POST",
+  });
+  if (res.status !== 204) throw new Error(`the fixture did not revoke: HTTP ${res.status}`);
+}
+
+/** Each token request the fixture received (its form fields), in order. */
+export function tokenGrants(
+  fx: OAuthFixture,
+): Array<{ grant_type: string; scope?: string; refresh_token?: string }> {
+  return fx
+    .report()
+    .filter((e) => e.path === "/token")
+    .map((e) => JSON.parse(String(e.body)) as { grant_type: string });
+}
+
+/** `add NAME --url URL --auth MODE --issuer ISSUER --client-id ID` and the rest of `extra`. */
+export const addAuth = (
+  fx: OAuthFixture,
+  name: string,
+  mode: string,
+  id: string,
+  extra: string[],
+) => [
+  "add",
+  name,
+  "--url",
+  fx.url,
+  "--auth",
+  mode,
+  "--issuer",
+  fx.issuer,
+  "--client-id",
+  id,
+  ...extra,
+];

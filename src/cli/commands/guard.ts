@@ -3,11 +3,12 @@ import { parseListen } from "../../guard/listen-address.js";
 import { runListen } from "../../guard/listen-http.js";
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import type { Io } from "../io.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [--on-drift=withhold|block]
                          [--log FILE] [--timeout SECONDS] [--max-message-mib N]
+                         [--oauth-state-out FILE]
                          [--listen HOST:PORT [--listen-any]]
 
 An MCP server over stdio that a client launches in place of the server NAME
@@ -25,8 +26,12 @@ relays every message both ways, ids and bytes unchanged, except:
     again, then forwards it (and advertises tools.listChanged to the client).
     Under protocol 2026-07-28 it arrives on subscriptions/listen streams, and
     the guard opens one of its own, so it hears changes whatever the client does
-A lock that cannot be read, a server not in it, or a server that cannot be
-started gives the client errors, never unchecked tools. The lock is read again
+A server behind OAuth is read with verify's credential: the stored login of
+'contractpin login NAME', or the lock's auth member (client_credentials, a
+refresh token from a variable), sent to the pinned server only; never a
+browser. A lock that cannot be read, a server not in it, a server that cannot
+be started, or one whose credential is missing or refused (one stderr line
+naming the command to run) gives the client errors, never unchecked tools. The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
 Every withheld tool and refused call is one line on stderr.
 
@@ -40,6 +45,8 @@ ${LOCK_HELP}
                        tools/list requests (default 30)
   --max-message-mib N  refuse a message larger than N MiB (default 64); with
                        --listen, also a request body (HTTP 413)
+  --oauth-state-out FILE  where a refresh token that the authorization server
+                       rotates while the guard runs is written (see verify --help)
   --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of
                        stdio: 127.0.0.1:PORT or [::1]:PORT (localhost means
                        127.0.0.1; port 0 takes a free port). The URL is printed
@@ -53,7 +60,8 @@ ${LOCK_HELP}
 
 Exit codes:
   0  the client closed the session
-  1  a stdio server ended, or could not be started
+  1  a stdio server ended, or could not be started; a server's credential
+     is missing or was refused
   2  contractpin could not run: bad arguments, a missing or corrupt lock, a
      server the lock does not pin, an address it cannot listen on, interrupted
      (with --listen the guard runs until Ctrl-C or SIGTERM: exit 2; a server
@@ -68,6 +76,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...LOCK_OPTIONS,
       timeout: { type: "string", default: "30" },
       "max-message-mib": { type: "string" },
+      "oauth-state-out": READ_OPTIONS["oauth-state-out"],
       "allow-new": { type: "boolean" },
       "on-drift": { type: "string", default: "withhold" },
       log: { type: "string" },

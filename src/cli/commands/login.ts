@@ -44,7 +44,9 @@ Options:
   --client-id ID            a client registered with the authorization server beforehand
   --client-secret-env VAR   the variable that holds that client's secret (never the secret)
   --client-metadata-url URL the https URL of a client ID metadata document
-  --scope SCOPE             the scope to ask for (default: what the server advertises)
+  --scope SCOPE             the scopes to ask for, space-separated, e.g. the ones a
+                            server's 403 insufficient_scope named (default: what
+                            the server advertises)
   --callback-port PORT      the callback listener's port on 127.0.0.1 (default: a free one)
   --no-browser              print the URL only
   --timeout SECONDS         how long to wait for the login (default 300)

@@ -41,8 +41,10 @@ is appended to the job summary (kept under GitHub's 1 MiB limit).
 
 An HTTP server that answers 401 with an OAuth (Bearer) challenge is read with
 the credential 'contractpin login' stored for its exact URL and authorization
-server (refreshed when it expired); without one, that server fails (exit 1)
-with the login command to run. A lock that sends its own Authorization header
+server (refreshed when it expired, or once when the server refuses it);
+without one, or when it cannot be refreshed, that server fails (exit 1) with
+the login command to run. A 403 insufficient_scope names the login --scope
+command to run (client_credentials instead asks once for the wider scope). A lock that sends its own Authorization header
 never uses a stored credential. A server whose lock auth member names
 client_credentials or refresh_token gets its token without a person instead
 (never a prompt or a browser), only from the lock's issuer; a rotated refresh

@@ -5,7 +5,8 @@ import {
   type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { readAuthProvider } from "../../auth/read-auth.js";
+import { authorizedFetch } from "../../auth/authorized-fetch.js";
+import { readAuth } from "../../auth/read-auth.js";
 import { ContractpinError, isContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { expandReferences, type HttpSource, type StdioSource } from "../../core/server-source.js";
@@ -214,17 +215,21 @@ function httpFactory(
     }
     headers[name] = expanded;
   }
-  // Under the tap, so that a redirect never takes the headers to another origin.
-  const fetch = tapFetch(log, headers, sameOriginFetch());
-  // OAuth (src/auth) has its own fetch: its traffic never passes the tap.
-  const authProvider = readAuthProvider(source, url, ctx);
-  const auth = authProvider === undefined ? {} : { authProvider };
+  // Under the tap, so that a redirect never takes the headers (or the access
+  // token) to another origin, and the tap sees only the answers that were let
+  // through. OAuth's own traffic (src/auth) has its own fetch, never the tap.
+  const auth = readAuth(source, url, ctx);
+  const sameOrigin = sameOriginFetch();
+  const fetch = tapFetch(
+    log,
+    headers,
+    auth === undefined ? sameOrigin : authorizedFetch(auth, sameOrigin),
+  );
   return () =>
     track(
       legacySse
-        ? new SSEClientTransport(url, { fetch, ...auth })
+        ? new SSEClientTransport(url, { fetch })
         : new StreamableHTTPClientTransport(url, {
-            ...auth,
             // Resumed streams are fetched through the tap like any other.
             fetch: withoutStandaloneStream(fetch),
             reconnectionOptions: {
