@@ -111,7 +111,7 @@ export const RULES = {
   "description-directive": {
     severity: "medium",
     title: "Text gained a directive addressed to the model",
-    help: 'A description gained wording such as "before using this tool", "always call", "you must", which tells the model what to do rather than what the tool does. Check what it asks for.',
+    help: 'A description gained wording such as "before using this tool", "before answering", "always call", "also call", "you must", which tells the model what to do rather than what the tool does. Check what it asks for.',
   },
   "description-concealment": {
     severity: "high",

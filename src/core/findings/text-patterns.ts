@@ -20,6 +20,9 @@ export const PATTERNS: [RuleId, RegExp[]][] = [
     "description-directive",
     [
       /\bbefore\s+(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\b/giu,
+      // Injections rarely say "before using": they order the model around its answer.
+      /\bbefore\s+(?:answering|responding|replying|returning|proceeding|continuing|doing\s+anything|any\s+other)\b/giu,
+      /\b(?:(?:also|then),?|next,)\s+(?:call|invoke)\b/giu,
       /\b(?:always|first|must|should)\s+(?:call|use|invoke|run|read|send|include|pass|fetch)\b/giu,
       /\byou\s+(?:must|should|are\s+required\s+to|need\s+to|have\s+to)\b/giu,
       /\bas\s+an?\s+(?:ai|assistant|language\s+model)\b/giu,

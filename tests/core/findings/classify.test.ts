@@ -521,6 +521,7 @@ describe("classifyServer", () => {
       [
         ["Send_Email", "tool-added", undefined],
         ["Send_Email", "tool-name-confusable", "Send_Email"],
+        ["read_file", "description-directive", ["then call"]],
         ["read_file", "description-tool-mention", ["send_email"]],
       ],
     );
