@@ -14,12 +14,18 @@
 //               script, then `contractpin add NAME --url URL --auth client_credentials
 //               --issuer ISSUER ...` with the scenario's secret or private key in a
 //               variable, and `contractpin verify` of that lock under CI=true.
-// Credentials go to a temporary folder of their own, removed at the end.
+//   auth/scope-step-up: login, add, then the official MCP client through
+//               `contractpin guard` calling the scenario's tool, the login the
+//               guard names for the wider scope, and the call again through a
+//               new guard (scripts/conformance-step-up.mjs).
+// Credentials and the lock go to a temporary folder of their own (every
+// command runs there, as in a project's folder), removed at the end.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scopeStepUp } from "./conformance-step-up.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/bin/contractpin.cjs", import.meta.url));
 const url = process.argv.at(-1);
@@ -66,21 +72,24 @@ delete env.CI; // a person at a terminal, not a CI job
 const secrets = [context.client_secret, ...(context.private_key_pem ?? "").split("\n")].filter(
   (s) => typeof s === "string" && s.length >= 16 && !s.startsWith("-----"),
 );
-// Runs ARGV (through the pty browser when DRIVER), passing its output on with
-// any secret masked; a secret in it fails the scenario.
+// Passes a command's output on with any secret masked; false when one was in it.
+const passOn = (what, stdout, stderr) => {
+  const leaked = secrets.filter((s) => `${stdout}${stderr}`.includes(s));
+  const mask = (text) => leaked.reduce((t, s) => t.replaceAll(s, "[secret]"), text);
+  process.stdout.write(mask(stdout));
+  process.stderr.write(mask(stderr));
+  if (leaked.length > 0)
+    console.error(`conformance-client: ${what} printed a secret of the scenario (masked above)`);
+  return leaked.length === 0;
+};
+// Runs ARGV (through the pty browser when DRIVER) in the temporary folder; a
+// secret in its output fails the scenario.
 const run = (argv, extra = {}, driver = false) => {
+  const options = { cwd: home, encoding: "utf8" };
   const r = driver
-    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { env, encoding: "utf8" })
-    : spawnSync(argv[0], argv.slice(1), { env: { ...env, ...extra }, encoding: "utf8" });
-  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
-  const leaked = secrets.filter((s) => output.includes(s));
-  const mask = (text) => leaked.reduce((t, s) => t.replaceAll(s, "[secret]"), text ?? "");
-  process.stdout.write(mask(r.stdout));
-  process.stderr.write(mask(r.stderr));
-  if (leaked.length > 0) {
-    console.error(`conformance-client: ${argv[2]} printed a secret of the scenario (masked above)`);
-    return 1;
-  }
+    ? spawnSync("python3", ["-c", DRIVER, JSON.stringify(argv)], { ...options, env })
+    : spawnSync(argv[0], argv.slice(1), { ...options, env: { ...env, ...extra } });
+  if (!passOn(argv[2], r.stdout ?? "", r.stderr ?? "")) return 1;
   return r.status ?? 1;
 };
 
@@ -122,26 +131,44 @@ async function clientCredentials() {
   });
 }
 
+// How the harness logs in on its pty (no real browser, a bounded wait), and
+// the client ID metadata document a deployment would host, which the library
+// uses only where the authorization server supports them.
+const LOGIN_FLAGS = [
+  "--no-browser",
+  "--timeout",
+  "30",
+  "--client-metadata-url",
+  CLIENT_METADATA_URL,
+];
+
 let code = 0;
 try {
   if (scenario.startsWith("auth/client-credentials-")) {
     code = await clientCredentials();
-  } else if (scenario.startsWith("auth/")) {
-    const login = [process.execPath, CLI, "login", "--url", url, "--no-browser", "--timeout", "30"];
-    // The document a deployment would host; the library uses it only where the
-    // authorization server supports client ID metadata documents.
-    login.push("--client-metadata-url", CLIENT_METADATA_URL);
-    if (context.client_id !== undefined) {
-      login.push("--client-id", context.client_id);
-      if (context.client_secret !== undefined) {
-        env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
-        login.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+  } else if (scenario === "auth/scope-step-up") {
+    code = await scopeStepUp({
+      cli: CLI,
+      url,
+      home,
+      env,
+      run: (argv, driver) => run(argv, {}, driver),
+      passOn,
+      loginFlags: LOGIN_FLAGS,
+    });
+  } else {
+    if (scenario.startsWith("auth/")) {
+      const login = [process.execPath, CLI, "login", "--url", url, ...LOGIN_FLAGS];
+      if (context.client_id !== undefined) {
+        login.push("--client-id", context.client_id);
+        if (context.client_secret !== undefined) {
+          env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+          login.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+        }
       }
+      code = run(login, {}, true);
     }
-    code = run(login, {}, true);
-  }
-  if (code === 0 && !scenario.startsWith("auth/client-credentials-")) {
-    code = run([process.execPath, CLI, "dump", "--url", url]);
+    if (code === 0) code = run([process.execPath, CLI, "dump", "--url", url]);
   }
 } finally {
   rmSync(home, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run conformance: the official MCP conformance suite's client scenarios
-// that apply to a client that lists tools (initialize and the auth/* ones),
-// run against contractpin (scripts/conformance-client.mjs). The suite needs
+// that apply to a client that lists tools, or calls them through the guard
+// (initialize and the auth/* ones), run against contractpin
+// (scripts/conformance-client.mjs). The suite needs
 // Node 22, and the project stays on Node 20: both come from the npm registry at
 // the exact versions below, into .conformance/ (git-ignored), once.
 // Prints a line per scenario and a closing "N passed, M failed"; exit 1 when M > 0.
@@ -19,8 +20,6 @@ const nodePackage = `node-${process.platform === "win32" ? "win" : process.platf
 
 // Scenarios left out, each with the reason.
 const LEFT_OUT = {
-  "auth/scope-step-up":
-    "scores a second authorization when a tools/call is refused with insufficient_scope; contractpin lists tools and never calls one",
   "auth/2025-03-26-oauth-metadata-backcompat":
     "its authorization server metadata names another issuer than the URL it is served for; the official client library refuses that (RFC 8414 section 3.3), and contractpin keeps the check",
   "auth/cross-app-access-complete-flow":
