@@ -10,9 +10,9 @@ import { visibleText } from "../core/visible-text.js";
 import { authFailure } from "./auth-error.js";
 import { authFetch } from "./auth-fetch.js";
 import { mayOpen, openBrowser } from "./browser.js";
-import { listenForCallback } from "./callback-listener.js";
 import { quietLibraryWarnings } from "./library-warnings.js";
 import { StoreBackedProvider, type ClientIdentity } from "./provider.js";
+import { listenForLogin } from "./registered-callback.js";
 import { openStore } from "./store.js";
 
 /** What a login needs. */
@@ -22,7 +22,10 @@ export interface LoginOptions {
   /** How the server is named in messages (its lock name, or its URL). */
   shown: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** The callback's port on 127.0.0.1 (default 0: a free one). */
+  /**
+   * The callback's port on 127.0.0.1 (0: a free one). Default: the port of
+   * the client registered at an earlier login, else a free one.
+   */
   callbackPort?: number;
   /** A pre-registered client; without one, a client ID metadata document or dynamic registration. */
   client?: ClientIdentity;
@@ -64,10 +67,21 @@ export async function login(options: LoginOptions): Promise<{ issuer: string; wh
   // Before anyone is sent to the browser: tokens obtained would otherwise be lost.
   await store.ready();
   const state = randomBytes(32).toString("base64url");
-  const listener = await listenForCallback(options.callbackPort ?? 0, state);
+  const resource = resourceUrlFromServerUrl(options.url).href;
+  const listener = await listenForLogin({
+    store,
+    resource,
+    state,
+    ...(options.callbackPort === undefined ? {} : { callbackPort: options.callbackPort }),
+    onBusy: (port) =>
+      options.say(
+        `The client registered at an earlier login is called back on port ${port}, ` +
+          "which is in use: registering a new client.\n",
+      ),
+  });
   const provider = new StoreBackedProvider({
     store,
-    resource: resourceUrlFromServerUrl(options.url).href,
+    resource,
     redirectUrl: listener.redirectUrl,
     state,
     loginHint: "the login did not reach the authorization step",

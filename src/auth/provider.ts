@@ -8,8 +8,9 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
+import { registeredElsewhere } from "./registered-callback.js";
 import { pinnedResource } from "./resource-pin.js";
-import { readEntry, writeEntry, type CredentialStore } from "./store.js";
+import { latestEntry, readEntry, writeEntry, type CredentialStore } from "./store.js";
 
 /** A pre-registered client (`--client-id`, or the lock's `auth.clientId`). */
 export interface ClientIdentity {
@@ -61,6 +62,8 @@ export class StoreBackedProvider implements OAuthClientProvider {
   private current: StoredOAuthTokens | undefined;
   private pinnedIssuer: string | undefined;
   private saved: number | undefined;
+  /** A login's new registration, stored with its tokens (see saveClientInformation). */
+  private registered: StoredOAuthClientInformation | undefined;
 
   constructor(private readonly options: StoreBackedOptions) {
     this.pinnedIssuer = options.expectedIssuer;
@@ -96,6 +99,11 @@ export class StoreBackedProvider implements OAuthClientProvider {
     };
   }
 
+  /** A login's callback; a read has no `state`, and its redirect URL only selects a refresh. */
+  private get loginCallback(): string | undefined {
+    return this.options.state === undefined ? undefined : this.options.redirectUrl;
+  }
+
   state(): string {
     if (this.options.state === undefined) throw this.loginRequired();
     return this.options.state;
@@ -109,8 +117,7 @@ export class StoreBackedProvider implements OAuthClientProvider {
       this.saved = entry?.savedAt;
       return;
     }
-    const entries = Object.values(await this.options.store.read(this.options.resource));
-    const latest = entries.sort((a, b) => (b.savedAt ?? 0) - (a.savedAt ?? 0))[0];
+    const latest = latestEntry(await this.options.store.read(this.options.resource));
     if (latest !== undefined) {
       this.pinnedIssuer = latest.issuer;
       this.current = latest.tokens;
@@ -139,7 +146,15 @@ export class StoreBackedProvider implements OAuthClientProvider {
       };
     }
     if (issuer === undefined) return undefined;
-    return (await readEntry(this.options.store, this.options.resource, issuer))?.client;
+    if (this.registered?.issuer === issuer) return this.registered;
+    const stored = (await readEntry(this.options.store, this.options.resource, issuer))?.client;
+    // A server that compares redirect URIs exactly would refuse this login's:
+    // the library then registers anew, from clientMetadata alone (nothing of
+    // the old client, its secret included, is sent).
+    const callback = this.loginCallback;
+    if (callback !== undefined && stored !== undefined && registeredElsewhere(stored, callback))
+      return undefined;
+    return stored;
   }
 
   async saveClientInformation(
@@ -149,6 +164,12 @@ export class StoreBackedProvider implements OAuthClientProvider {
     const issuer = this.checkIssuer(ctx) ?? info.issuer;
     // A pre-registered client's secret stays in its variable, never in the store.
     if (issuer === undefined || this.options.client !== undefined) return;
+    // Stored with the login's tokens: the stored client and tokens stay a pair
+    // that refreshes, even when the person never comes back from the browser.
+    if (this.loginCallback !== undefined) {
+      this.registered = { ...info, issuer };
+      return;
+    }
     const { store, resource } = this.options;
     const entry = await readEntry(store, resource, issuer);
     await writeEntry(store, resource, issuer, { ...entry, resource, issuer, client: info });
@@ -170,7 +191,7 @@ export class StoreBackedProvider implements OAuthClientProvider {
     }
     const { store, resource } = this.options;
     const entry = await readEntry(store, resource, issuer);
-    const client = entry?.client;
+    const client = this.registered?.issuer === issuer ? this.registered : entry?.client;
     const savedAt = Date.now();
     await writeEntry(store, resource, issuer, {
       resource,

@@ -53,6 +53,11 @@ export async function readEntry(
   return Object.hasOwn(entries, issuer) ? entries[issuer] : undefined;
 }
 
+/** The entry whose tokens were saved last: the one a read uses when no issuer is expected. */
+export function latestEntry(entries: ResourceEntries): CredentialEntry | undefined {
+  return Object.values(entries).sort((a, b) => (b.savedAt ?? 0) - (a.savedAt ?? 0))[0];
+}
+
 /** Replaces (or with `undefined`, deletes) one entry, leaving the resource's others as they were. */
 export async function writeEntry(
   store: CredentialStore,

@@ -6,7 +6,6 @@
 // loopback OAuth fixture (tests/fixtures/servers/oauth-server.mjs).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
@@ -24,15 +23,6 @@ import {
 
 const SECRET = "cc-Secret-H4k8Wm2Rz6Tq9Pn";
 
-/** A port free a moment ago (released at once, for login's own listener). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 /** A fixture started with `fixtureEnv`; `run` and `login` use `runEnv` and record every output. */
 async function setup(
   fixtureEnv: Record<string, string> = {},
@@ -42,9 +32,6 @@ async function setup(
   const fx = await startOAuthFixture(dir, fixtureEnv);
   const env = { CONTRACTPIN_CONFIG_DIR: join(dir, "config"), ...runEnv };
   const outputs: string[] = [];
-  // One callback port for every login: the fixture's authorization server
-  // holds a registered client to the redirect URI it registered with.
-  const port = String(await freePort());
   const run = (args: string[]): CliResult => {
     const r = runCli(args, { cwd: dir, env });
     outputs.push(r.stdout, r.stderr);
@@ -52,7 +39,9 @@ async function setup(
   };
   const login = (...extra: string[]) => {
     const r = loginOnTerminal(
-      ["--url", fx.url, "--no-browser", "--callback-port", port, ...extra],
+      // No --callback-port: a later login listens on the port its client
+      // registered, as the fixture's authorization server checks it exactly.
+      ["--url", fx.url, "--no-browser", ...extra],
       env,
       dir,
     );

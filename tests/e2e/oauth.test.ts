@@ -9,7 +9,9 @@ import {
   everythingShown,
   issuedTokens,
   loginOnTerminal,
+  revokeTokens,
   startOAuthFixture,
+  tokenGrants,
   type OAuthFixture,
 } from "../helpers/oauth.js";
 
@@ -124,6 +126,48 @@ describe("an access token that expired is refreshed, the new tokens saved before
     assert.equal(entry.tokens.refresh_token, tokens.at(-1));
     assert.equal(entry.tokens.access_token, tokens.at(-2));
     for (const t of tokens) assert.ok(!(r.stdout + r.stderr + add.stdout + add.stderr).includes(t));
+  });
+});
+
+describe("an authorization server that answers a refresh without a new refresh token", () => {
+  it("the one presented is kept, and a later refresh still works with it", async () => {
+    const dir = tempDir();
+    const fx = await startOAuthFixture(dir, { REFRESH_KEEPS: "1" });
+    const env = { CONTRACTPIN_CONFIG_DIR: join(dir, "config"), CI: "" };
+    const outputs: string[] = [];
+    const login = loginOnTerminal(["--url", fx.url, "--no-browser"], env, dir);
+    outputs.push(login.data);
+    assert.equal(login.code, 0, login.data);
+    const entry = () =>
+      JSON.parse(readFileSync(join(dir, "config", "credentials.json"), "utf8")).resources[fx.url][
+        fx.issuer
+      ].tokens as { access_token: string; refresh_token?: string };
+    const refresh = entry().refresh_token;
+    assert.ok(refresh !== undefined);
+    const add = runCli(["add", "linear", "--url", fx.url], { cwd: dir, env });
+    outputs.push(add.stdout, add.stderr);
+    assert.equal(add.code, 0, add.stderr);
+    for (const round of [1, 2]) {
+      await revokeTokens(fx);
+      const r = runCli(["verify"], { cwd: dir, env });
+      outputs.push(r.stdout, r.stderr);
+      assert.equal(r.code, 0, `round ${round}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, /^linear\s+ok/m);
+      assert.match(r.stderr, /^\[1\/1\] linear: ok \([\d.]+ s\)\n$/);
+      // The new access token is stored beside the refresh token presented.
+      assert.equal(entry().access_token, issuedTokens(fx).at(-1));
+      assert.equal(entry().refresh_token, refresh);
+    }
+    assert.deepEqual(
+      tokenGrants(fx).map((g) => [g.grant_type, g.refresh_token]),
+      [
+        ["authorization_code", undefined],
+        ["refresh_token", refresh],
+        ["refresh_token", refresh],
+      ],
+    );
+    const shown = everythingShown(dir, outputs);
+    for (const t of issuedTokens(fx)) assert.ok(!shown.includes(t), "a token was shown");
   });
 });
 

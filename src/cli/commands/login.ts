@@ -18,7 +18,11 @@ under CI, and only an https or loopback http URL); the authorization server send
 the browser back to a listener on 127.0.0.1, whose state contractpin checks. The
 client is identified in this order: --client-id (a pre-registered client), then a
 client ID metadata document (--client-metadata-url) where the authorization server
-supports them, then dynamic client registration.
+supports them, then dynamic client registration. A client registered dynamically
+is used again at the next login, on the callback port it registered; when that
+port is taken or --callback-port names another, a new client is registered and
+stored in its place once the login's tokens are saved (a --client-id client is
+never replaced).
 
 The tokens are stored outside the repository, never in the lock or its snapshots:
 in the OS keychain (macOS security, or Secret Service through secret-tool) where
@@ -47,7 +51,9 @@ Options:
   --scope SCOPE             the scopes to ask for, space-separated, e.g. the ones a
                             server's 403 insufficient_scope named (default: what
                             the server advertises)
-  --callback-port PORT      the callback listener's port on 127.0.0.1 (default: a free one)
+  --callback-port PORT      the callback listener's port on 127.0.0.1 (default: the
+                            port of the client registered at an earlier login, else
+                            a free one)
   --no-browser              print the URL only
   --timeout SECONDS         how long to wait for the login (default 300)
 ${LOCK_HELP}
@@ -73,8 +79,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs("login", args, OPTIONS, 1);
   const usage = (m: string) =>
     new ContractpinError("USAGE", `${m} (see 'contractpin login --help')`);
-  const port = Number(values["callback-port"] ?? "0");
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  const port = values["callback-port"] === undefined ? undefined : Number(values["callback-port"]);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
     throw usage("--callback-port takes a port number");
   const seconds = Number(values.timeout ?? "300");
   if (!(seconds > 0) || seconds > 86_400)
@@ -98,7 +104,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     url,
     shown,
     env: process.env,
-    callbackPort: port,
+    ...(port === undefined ? {} : { callbackPort: port }),
     timeoutMs: Math.ceil(seconds * 1000),
     browser: values["no-browser"] !== true,
     say: (line) => io.out(line),
