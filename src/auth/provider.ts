@@ -191,7 +191,16 @@ export class StoreBackedProvider implements OAuthClientProvider {
     }
     const { store, resource } = this.options;
     const entry = await readEntry(store, resource, issuer);
-    const client = this.registered?.issuer === issuer ? this.registered : entry?.client;
+    // The tokens are bound to the client that obtained them: a pre-registered
+    // one is stored by its id alone (its secret stays in its variable), so that
+    // a later refresh does not present them under another client's id.
+    const pre = this.options.client;
+    const client =
+      pre !== undefined
+        ? { client_id: pre.clientId }
+        : this.registered?.issuer === issuer
+          ? this.registered
+          : entry?.client;
     const savedAt = Date.now();
     await writeEntry(store, resource, issuer, {
       resource,

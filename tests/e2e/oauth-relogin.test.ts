@@ -174,4 +174,28 @@ describe("a second login with a dynamically registered client", () => {
     assert.deepEqual(entry().client, stored);
     nothingSecretShown(fx, dir, outputs);
   });
+
+  it("a login with a pre-registered --client-id stores that client with its tokens, so a refresh presents them under it", async () => {
+    const free = await occupy(0);
+    const port = (free.address() as { port: number }).port;
+    free.close();
+    const { dir, fx, outputs, login, run, entry } = await setup({
+      PRE_CLIENT_ID: "desk-app",
+      PRE_REDIRECT: `http://127.0.0.1:${port}/callback`,
+    });
+    assert.equal(login().code, 0);
+    const dynamic = entry().client.client_id;
+    const r = login("--client-id", "desk-app", "--callback-port", String(port));
+    assert.equal(r.code, 0, r.data);
+    assert.deepEqual(entry().client, { client_id: "desk-app" });
+    assert.equal(run(["add", "linear", "--url", fx.url]).code, 0);
+    await revokeTokens(fx);
+    const v = run(["verify"]);
+    assert.equal(v.code, 0, v.stdout + v.stderr);
+    const refresh = tokenGrants(fx).at(-1) as { grant_type: string; client_id?: string };
+    assert.equal(refresh.grant_type, "refresh_token");
+    assert.equal(refresh.client_id, "desk-app");
+    assert.notEqual(dynamic, "desk-app");
+    nothingSecretShown(fx, dir, outputs);
+  });
 });
