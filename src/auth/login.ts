@@ -11,7 +11,8 @@ import { authFailure } from "./auth-error.js";
 import { authFetch } from "./auth-fetch.js";
 import { mayOpen, openBrowser } from "./browser.js";
 import { quietLibraryWarnings } from "./library-warnings.js";
-import { StoreBackedProvider, type ClientIdentity } from "./provider.js";
+import type { ClientIdentity } from "./provider-options.js";
+import { StoreBackedProvider } from "./provider.js";
 import { listenForLogin } from "./registered-callback.js";
 import { openStore } from "./store.js";
 
