@@ -4,7 +4,10 @@ import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { verifyServer } from "../../engine/verify.js";
+import { dirname, resolve } from "node:path";
+import type { Lock } from "../../core/lock.js";
 import { readLock } from "../../io/lock-file.js";
+import { snapshotPath } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
@@ -18,6 +21,8 @@ import {
 import type { Io } from "../io.js";
 import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { refuseClobber, type ReadFile } from "../report-targets.js";
+import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
                           [--allow-env VAR[=ORIGIN][,...]]... [--verbose]
@@ -97,6 +102,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const selected = [...(values.server ?? []), ...positionals];
   const names = selected.length > 0 ? [...new Set(selected)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, lockFile);
+  refuseClobber(reports, readFiles(lockFile, names, lock.servers), "verify");
   // Checking nothing is not a pass: a lock emptied by mistake (or by a hostile
   // change) must not turn CI green.
   if (names.length === 0 && values["allow-empty"] !== true) {
@@ -147,6 +153,26 @@ export async function run(args: string[], io: Io): Promise<number> {
     io,
   );
   return exitCode;
+}
+
+/** The files verify reads: the lock, its snapshots, and the dumps of the selected file servers. */
+function readFiles(
+  lockFile: string,
+  names: readonly string[],
+  servers: Lock["servers"],
+): ReadFile[] {
+  const files: ReadFile[] = [
+    { path: lockFile, what: "the lock" },
+    { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
+  ];
+  for (const name of names) {
+    const server = servers[name]!;
+    if (server.transport === "file") {
+      const path = resolve(dirname(resolve(lockFile)), server.path);
+      files.push({ path, what: `the dump of server ${displayName(name)}` });
+    }
+  }
+  return files;
 }
 
 /**
