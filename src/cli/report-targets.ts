@@ -20,12 +20,14 @@ export interface ReadFile {
  * report option also names with other content.
  *
  * @param inputs the files the command reads (a `-` side is not a file).
+ * @param written what is written, for the error line.
  * @throws ContractpinError USAGE naming the option and the file.
  */
 export function refuseClobber(
   request: ReportRequest,
   inputs: readonly ReadFile[],
   command: string,
+  written = "the report",
 ): void {
   const hint = ` (see 'contractpin ${command} --help')`;
   const targets: [flag: string, path: string, format: string][] = [];
@@ -37,7 +39,7 @@ export function refuseClobber(
       if (sameFile(path, input.path)) {
         throw new ContractpinError(
           "USAGE",
-          `${flag} ${sanitizeLine(path)} is ${input.what}, which this command reads; writing the report there would replace it${hint}`,
+          `${flag} ${sanitizeLine(path)} is ${input.what}, which this command reads; writing ${written} there would replace it${hint}`,
         );
       }
     }

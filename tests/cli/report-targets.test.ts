@@ -1,10 +1,11 @@
-// Report files (--output, --sarif, --json-file) never replace a file the
+// Report files (--output, --sarif, --json-file; dump --output) never replace a file the
 // command reads, and never overwrite each other: each is refused (exit 2,
 // one line, nothing written, nothing read) before any server is read.
 import assert from "node:assert/strict";
 import { symlinkSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, runCli } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
 function pinned(): { ws: Workspace; lock: string; snapshots: string; dump: string } {
@@ -105,5 +106,29 @@ describe("report files", () => {
     });
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ws.read("d.txt"), /^SAME: /m);
+  });
+});
+
+describe("dump --output", () => {
+  it("of a server of the lock: the lock or its snapshots as --output is refused; both stay", () => {
+    const ws = new Workspace();
+    const add = runCli(["add", "fake", "--", process.execPath, SERVERS.fakeStdio], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    const lock = ws.read();
+    const snapshots = ws.read("contractpin.contracts.json");
+    refused(
+      ws,
+      ["dump", "fake", "--output", "./contractpin.lock"],
+      /^contractpin: --output \.\/contractpin\.lock is the lock, which this command reads; writing the dump there would replace it \(see 'contractpin dump --help'\)\n$/,
+    );
+    refused(
+      ws,
+      ["dump", "fake", "--output", "contractpin.contracts.json"],
+      /is the lock's contract snapshots, /,
+    );
+    assert.equal(ws.read(), lock);
+    assert.equal(ws.read("contractpin.contracts.json"), snapshots);
   });
 });
