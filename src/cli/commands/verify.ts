@@ -127,6 +127,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
     return result;
   });
+  // An interrupt cut the reads short: the run has no verdict (exit 2), so no
+  // report (nor --output, --sarif, the job summary) may claim one.
+  io.signal?.throwIfAborted();
   const findings = verified.map((v) => v.finding);
   const exitCode = verifyExitCode(findings);
   // The verdict is decided: what follows only explains it. A clean run loads
