@@ -5,36 +5,19 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { runCli, startCli } from "../helpers/cli.js";
 import { Workspace } from "../helpers/workspace.js";
 
-// A stdio server that answers tools/list, or (with hang.txt beside it) never does.
-const SERVER = `
-import { existsSync, writeFileSync } from "node:fs";
-import { createInterface } from "node:readline";
-const hang = existsSync(new URL("./hang.txt", import.meta.url));
-const send = (o) => process.stdout.write(JSON.stringify(o) + "\\n");
-createInterface({ input: process.stdin }).on("line", (line) => {
-  const m = JSON.parse(line);
-  if (m.id === undefined) return;
-  if (m.method === "initialize")
-    return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion,
-      capabilities: { tools: {} }, serverInfo: { name: "slow", version: "1" } } });
-  if (m.method !== "tools/list")
-    return send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-  if (hang) return writeFileSync(new URL("./asked.txt", import.meta.url), "");
-  send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "a" }] } });
-});
-`;
+const SERVER = fileURLToPath(new URL("../fixtures/servers/mode-file-server.mjs", import.meta.url));
 
 describe("an interrupted verify", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`${signal}: exit 2 and one line; no report on stdout, in --output, --json-file or the job summary`, async () => {
       const ws = new Workspace();
-      ws.write("server.mjs", SERVER);
-      const add = runCli(["add", "slow", "--", process.execPath, "server.mjs"], { cwd: ws.dir });
+      const add = runCli(["add", "slow", "--", process.execPath, SERVER], { cwd: ws.dir });
       assert.equal(add.code, 0, add.stderr);
-      ws.write("hang.txt", "");
+      ws.write("mode.txt", "hang");
       const summary = ws.write("summary.md", "## an earlier step\n");
       const run = startCli(
         ["verify", "--timeout", "30", "--output", "r.txt", "--json-file", "r.json"],

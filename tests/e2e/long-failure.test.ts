@@ -5,45 +5,23 @@
 // verdict is unchanged: the server could not be read, exit 1.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { runCli } from "../helpers/cli.js";
 import { Workspace } from "../helpers/workspace.js";
 
-// A stdio server that answers tools/list as mode.txt beside it says.
-const SERVER = `
-import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
-const mode = readFileSync(new URL("./mode.txt", import.meta.url), "utf8").trim();
-const send = (o) => process.stdout.write(JSON.stringify(o) + "\\n");
-const tools = [{ name: "a", inputSchema: { type: "object" } }];
-createInterface({ input: process.stdin }).on("line", (line) => {
-  const m = JSON.parse(line);
-  if (m.id === undefined) return;
-  if (m.method === "initialize")
-    return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion,
-      capabilities: { tools: {} }, serverInfo: { name: "long", version: "1" } } });
-  if (m.method !== "tools/list")
-    return send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-  const big = "\\u{1F600}".repeat(1_000_000);
-  if (mode === "error")
-    return send({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message: "boom " + big + " end" } });
-  if (mode === "cursor") return send({ jsonrpc: "2.0", id: m.id, result: { tools, nextCursor: big } });
-  send({ jsonrpc: "2.0", id: m.id, result: { tools } });
-});
-`;
+const SERVER = fileURLToPath(new URL("../fixtures/servers/mode-file-server.mjs", import.meta.url));
 
 describe("a failure with megabytes of the server's text", () => {
   const ws = new Workspace();
-  ws.write("server.mjs", SERVER);
-  ws.write("mode.txt", "ok");
-  const add = runCli(["add", "long", "--", process.execPath, "server.mjs"], { cwd: ws.dir });
+  const add = runCli(["add", "long", "--", process.execPath, SERVER], { cwd: ws.dir });
   assert.equal(add.code, 0, add.stderr);
 
   for (const [mode, start] of [
     [
-      "error",
+      "error-huge",
       "long  UNREACHABLE  the server answered with a JSON-RPC error -32000: boom \u{1F600}",
     ],
-    ["cursor", 'long  UNREACHABLE  the server repeated the cursor "\u{1F600}'],
+    ["cursor-huge", 'long  UNREACHABLE  the server repeated the cursor "\u{1F600}'],
   ] as const) {
     it(`${mode}: one line of at most 2,000 characters, cut in the middle, exit 1`, () => {
       ws.write("mode.txt", mode);
