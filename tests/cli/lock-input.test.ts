@@ -64,3 +64,42 @@ describe("a lock that is not valid JSON", () => {
     assert.match(r.stderr, /then run 'contractpin update' to re-pin from the servers\n$/);
   });
 });
+
+describe("a lock whose URL holds a user name and password", () => {
+  // `check` calls this a credential and never shows it; fetch refused the URL
+  // with an error that quoted it whole, so verify printed the password.
+  it("fails that server without showing them, in text and JSON (exit 1)", () => {
+    const password = "Tr0ub4dor-3-horse";
+    const empty = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
+    ws.write(
+      "userinfo.lock",
+      JSON.stringify({
+        contractpin: "1",
+        algorithm: "sha256",
+        canonicalization: "contractpin-canonical-json/1",
+        generated_at: "2026-12-01T00:00:00Z",
+        servers: {
+          x: {
+            transport: "http",
+            url: `http://admin:${password}@127.0.0.1:9/mcp`,
+            tool_count: 0,
+            digest: empty,
+            tools: {},
+          },
+        },
+      }),
+    );
+    for (const format of ["text", "json"]) {
+      const r = runCli(["verify", "--lock", "userinfo.lock", "--format", format], {
+        cwd: ws.dir,
+      });
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(!(r.stdout + r.stderr).includes(password), r.stdout + r.stderr);
+      assert.ok(!(r.stdout + r.stderr).includes("admin"), r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /the URL holds a user name or password, which an HTTP request cannot carry; send the credential in a header that refers to a variable/,
+      );
+    }
+  });
+});
