@@ -70,25 +70,20 @@ describe("a lock whose URL holds a user name and password", () => {
   // with an error that quoted it whole, so verify printed the password.
   it("fails that server without showing them, in text and JSON (exit 1)", () => {
     const password = "Tr0ub4dor-3-horse";
-    const empty = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
-    ws.write(
-      "userinfo.lock",
-      JSON.stringify({
-        contractpin: "1",
-        algorithm: "sha256",
-        canonicalization: "contractpin-canonical-json/1",
-        generated_at: "2026-12-01T00:00:00Z",
-        servers: {
-          x: {
-            transport: "http",
-            url: `http://admin:${password}@127.0.0.1:9/mcp`,
-            tool_count: 0,
-            digest: empty,
-            tools: {},
-          },
-        },
-      }),
-    );
+    // A pinned server of no tools, then reached over HTTP instead.
+    ws.dump("none.json", []);
+    const add = runCli(["add", "x", "--file", "none.json", "--lock", "userinfo.lock"], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    const lock = ws.lockJson("userinfo.lock");
+    const { path: _path, transport: _transport, ...pinned } = lock.servers["x"]!;
+    lock.servers["x"] = {
+      ...pinned,
+      transport: "http",
+      url: `http://admin:${password}@127.0.0.1:9/mcp`,
+    };
+    ws.write("userinfo.lock", JSON.stringify(lock));
     for (const format of ["text", "json"]) {
       const r = runCli(["verify", "--lock", "userinfo.lock", "--format", format], {
         cwd: ws.dir,
