@@ -1,6 +1,5 @@
 import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
-import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { verifyServer } from "../../engine/verify.js";
@@ -22,6 +21,7 @@ import type { Io } from "../io.js";
 import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
 import { refuseClobber, type ReadFile } from "../report-targets.js";
+import { lockWords, shellWord } from "../render/shell.js";
 import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
@@ -188,16 +188,9 @@ function acceptCommand(
 ): { accept?: string } {
   const drifted = findings.filter((f) => f.status === "drift").map((f) => shellWord(f.name));
   if (drifted.length === 0) return {};
-  const lock = lockOption === undefined ? "" : ` --lock ${shellWord(lockOption)}`;
   return {
-    accept: `to accept the change after reviewing it: contractpin update${lock} ${drifted.join(" ")}`,
+    accept: `to accept the change after reviewing it: contractpin update${lockWords(lockOption)} ${drifted.join(" ")}`,
   };
-}
-
-/** A word as a POSIX shell reads it: as is when plain, else single-quoted; never raw control. */
-function shellWord(word: string): string {
-  if (/^[A-Za-z0-9._/:@%+=,-]+$/.test(word)) return word;
-  return `'${visibleText(word).replaceAll("'", `'\\''`)}'`;
 }
 
 /**
