@@ -134,7 +134,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { ctx } = readContext(anchor, values, io);
   const dump = await readDump(label, source, ctx, literals);
   if (values.output === undefined) {
-    await io.out(dump);
+    if (io.data === undefined) await io.out(dump);
+    // Under GitHub Actions a dump is JSON data, as verify --json is: inside the
+    // stop-commands block, `dump | digest -` got the markers and failed. Its
+    // lines cannot start with `::`; `##[` (only ever inside a string) is
+    // written `#\u0023[`, the same value.
+    else await io.data(dump.replaceAll("##[", "#\\u0023["));
     return EXIT.OK;
   }
   await writeFileAtomic(values.output, dump, "the dump");
