@@ -56,6 +56,10 @@ function explain(err: Error & { code?: string }, args: string[], options: Option
         ? `${flag} takes a positive number, not '${value}'`
         : `${flag} needs a value; write ${flag}=VALUE for one that starts with '-'`;
     }
+    // "--allow-new=false": a switch is on when present, so a value would be misread.
+    if (flag !== undefined && /does not take an argument/.test(err.message)) {
+      return `${flag} takes no value; leave it out to keep the default`;
+    }
     if (flag !== undefined) return `${flag} needs a value`;
   }
   return (err.message.split(/\.\s|\n/)[0] ?? "bad arguments").replace(/\.$/, "");

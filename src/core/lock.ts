@@ -10,7 +10,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "./json-value.js";
-import { prettyJson } from "./pretty-json.js";
+import { escapeHiddenJson, prettyJson } from "./pretty-json.js";
 import { validateAuth } from "./server-auth.js";
 import { TRANSPORTS, type ServerSource } from "./server-source.js";
 
@@ -193,16 +193,23 @@ function isDigest(value: JsonValue | undefined): boolean {
   return typeof value === "string" && value.length === 71 && DIGEST.test(value);
 }
 
-/** The lock as written: pretty-printed, keys sorted, two-space indent, LF, trailing newline (spec 5). */
+/**
+ * The lock as written: pretty-printed, keys sorted, two-space indent, LF,
+ * trailing newline (spec 5). Tool names come from servers and the lock is read
+ * in `git diff`, so every hidden, bidirectional or C1 character is a `\u`
+ * escape, as in the snapshots: the values, and so every digest, are unchanged.
+ */
 export function renderLock(lock: Lock): string {
   return (
-    prettyJson({
-      contractpin: LOCK_VERSION,
-      algorithm: ALGORITHM,
-      canonicalization: CANONICALIZATION,
-      generated_at: lock.generated_at,
-      servers: lock.servers,
-    }) + "\n"
+    escapeHiddenJson(
+      prettyJson({
+        contractpin: LOCK_VERSION,
+        algorithm: ALGORITHM,
+        canonicalization: CANONICALIZATION,
+        generated_at: lock.generated_at,
+        servers: lock.servers,
+      }),
+    ) + "\n"
   );
 }
 

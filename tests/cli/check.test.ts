@@ -254,6 +254,29 @@ describe("contractpin check: the snapshots disagree with the lock (exit 1)", () 
     assert.ok(Date.now() - started < 30_000);
   });
 
+  it("suggests commands a shell reads back: each name one quoted word, and the --lock it was given", () => {
+    const name = "it's $(touch pwned) `id`";
+    const { ws, snapshots, save } = pair({ [name]: baseTools() });
+    snapshots["servers"][name]["search"]["description"] = "Edited by hand.";
+    save();
+    const words = `'it'\\''s $(touch pwned) \`id\`'`;
+    const hint = (lock: string) =>
+      `to rewrite the snapshots from the servers: contractpin verify${lock} ${words}, and if it passes, contractpin update${lock} ${words}\n`;
+    const r = check(ws);
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.stdout.endsWith(hint("")), r.stdout);
+    // The shell reads the quoted word back as the name.
+    const echoed = execFileSync("sh", ["-c", `printf %s ${words}`], { cwd: ws.dir }).toString();
+    assert.equal(echoed, name);
+    assert.ok(!existsSync(ws.path("pwned")));
+
+    ws.write("other.lock", ws.read("contractpin.lock"));
+    ws.write("other.contracts.json", ws.read(SIDECAR));
+    const other = check(ws, ["--lock", "other.lock"]);
+    assert.equal(other.code, 1, other.stderr);
+    assert.ok(other.stdout.endsWith(hint(" --lock other.lock")), other.stdout);
+  });
+
   it("names with control and invisible characters are shown escaped, never raw", () => {
     const { ws, snapshots, save } = pair();
     snapshots["servers"]["evil\u001b[2J\u202eserver"] = {};

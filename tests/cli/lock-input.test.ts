@@ -64,3 +64,37 @@ describe("a lock that is not valid JSON", () => {
     assert.match(r.stderr, /then run 'contractpin update' to re-pin from the servers\n$/);
   });
 });
+
+describe("a lock whose URL holds a user name and password", () => {
+  // `check` calls this a credential and never shows it; fetch refused the URL
+  // with an error that quoted it whole, so verify printed the password.
+  it("fails that server without showing them, in text and JSON (exit 1)", () => {
+    const password = "Tr0ub4dor-3-horse";
+    // A pinned server of no tools, then reached over HTTP instead.
+    ws.dump("none.json", []);
+    const add = runCli(["add", "x", "--file", "none.json", "--lock", "userinfo.lock"], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    const lock = ws.lockJson("userinfo.lock");
+    const { path: _path, transport: _transport, ...pinned } = lock.servers["x"]!;
+    lock.servers["x"] = {
+      ...pinned,
+      transport: "http",
+      url: `http://admin:${password}@127.0.0.1:9/mcp`,
+    };
+    ws.write("userinfo.lock", JSON.stringify(lock));
+    for (const format of ["text", "json"]) {
+      const r = runCli(["verify", "--lock", "userinfo.lock", "--format", format], {
+        cwd: ws.dir,
+      });
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(!(r.stdout + r.stderr).includes(password), r.stdout + r.stderr);
+      assert.ok(!(r.stdout + r.stderr).includes("admin"), r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /the URL holds a user name or password, which an HTTP request cannot carry; send the credential in a header that refers to a variable/,
+      );
+    }
+  });
+});

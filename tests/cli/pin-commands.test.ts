@@ -65,6 +65,24 @@ describe("add", () => {
     assert.match(r.stderr, /server 'docs' is already pinned .*contractpin update docs/);
   });
 
+  it("of a name already pinned in another --lock, suggests the update of that lock", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    const name = "my docs";
+    assert.equal(
+      runCli(["add", name, "--file", "docs.json", "--lock", "o.lock"], { cwd: ws.dir }).code,
+      0,
+    );
+    const r = runCli(["add", name, "--file", "docs.json", "--lock", "o.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 2);
+    assert.ok(
+      r.stderr.endsWith(
+        "; re-pin it with: contractpin update --lock o.lock 'my docs' (see 'contractpin add --help')\n",
+      ),
+      r.stderr,
+    );
+  });
+
   it("a dump it cannot read: exit 1, and no lock is written", () => {
     const ws = new Workspace();
     ws.write("docs.json", '{"tools":[{"name":"a"},{"name":"a"}]}');

@@ -163,6 +163,23 @@ describe("report formats at their edges", () => {
     }
   });
 
+  it("one long tool name does not pad every drifted tool's line: the column is aligned to short names", () => {
+    const ws = new Workspace();
+    const tools = (d: string): Tool[] =>
+      Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, description: `${d} ${i}` }));
+    ws.dump("d.json", tools("Reads."));
+    assert.equal(cli(["add", "s", "--file", "d.json"], ws).code, 0);
+    // 1,024 invisible characters: 6,146 columns once escaped for display.
+    ws.dump("d.json", [...tools("Writes."), { name: "\u200b".repeat(1024) }]);
+    const r = cli(["verify"], ws);
+    assert.equal(r.code, 1, r.stderr);
+    const drifted = r.stdout.split("\n").filter((l) => l.startsWith("  DRIFTED "));
+    assert.equal(drifted.length, 50);
+    assert.ok(drifted.includes("  DRIFTED    t7   changed: description"), drifted[7]);
+    for (const line of drifted) assert.ok(line.length < 60, JSON.stringify(line));
+    assert.ok(r.stdout.includes(`  ADDED      "${"\\u200b".repeat(1024)}"\n`));
+  });
+
   it("diff writes the same formats: markdown, SARIF (valid) to --output, a summary on the terminal", () => {
     const ws = new Workspace();
     ws.dump("d.json", baseTools());

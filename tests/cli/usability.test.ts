@@ -43,6 +43,14 @@ describe("mistakes", () => {
     usage(["verify", "--timeout=-1"], /--timeout takes a positive number of seconds, not '-1'/);
     usage(["verify", "--timeout"], /^contractpin: --timeout needs a value \(see/);
   });
+
+  it("a value given to a switch says that it takes none", () => {
+    usage(
+      ["verify", "--allow-new=false"],
+      /^contractpin: --allow-new takes no value; leave it out to keep the default \(see 'contractpin verify --help'\)\n$/,
+    );
+    usage(["init", "--force=yes"], /^contractpin: --force takes no value; /);
+  });
 });
 
 describe("colour", () => {

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { lockLines } from "../../src/core/lock-lines.js";
 import { renderLock, type Lock, type PinnedServer } from "../../src/core/lock.js";
+import { escapeHiddenJson } from "../../src/core/pretty-json.js";
 import { FC_SEED } from "../helpers/fc-seed.js";
 
 const DIGEST = `sha256:${"a".repeat(64)}` as const;
@@ -38,17 +39,22 @@ function lock(servers: Record<string, string[]>): Lock {
 /**
  * The oracle: in the writer's layout a server's key is the line indented by
  * 4 spaces that is exactly `"NAME": {`, under the `"servers": {` line; a
- * tool's key is indented by 8, after its server's `"tools": {` line.
+ * tool's key is indented by 8, after its server's `"tools": {` line. A key
+ * is written as JSON with its hidden characters escaped (renderLock).
  */
 function oracle(text: string, server: string, tool?: string): number {
   const lines = text.split("\n");
-  const serverLine = lines.indexOf(`    ${JSON.stringify(server)}: {`);
+  const serverLine = lines.indexOf(`    ${key(server)}: {`);
   assert.ok(serverLine >= 0, `oracle: no line for server ${server}`);
   if (tool === undefined) return serverLine + 1;
   const tools = lines.indexOf(`      "tools": {`, serverLine);
-  const toolLine = lines.indexOf(`        ${JSON.stringify(tool)}: {`, tools);
+  const toolLine = lines.indexOf(`        ${key(tool)}: {`, tools);
   assert.ok(toolLine >= 0, `oracle: no line for tool ${tool}`);
   return toolLine + 1;
+}
+
+function key(name: string): string {
+  return escapeHiddenJson(JSON.stringify(name));
 }
 
 describe("lockLines", () => {

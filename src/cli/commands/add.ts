@@ -28,6 +28,7 @@ import {
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinned } from "../render/pin-text.js";
+import { lockWords, shellWord } from "../render/shell.js";
 
 export const help = `Usage: contractpin add NAME (--file PATH | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
                        [--env K=V]... [--cwd DIR] [--auth MODE ...] [options]
@@ -140,7 +141,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && Object.hasOwn(previous.servers, name)) {
     throw usage(
-      `server '${name}' is already pinned in ${lockFile}; re-pin it with 'contractpin update ${name}'`,
+      `server '${name}' is already pinned in ${lockFile}; re-pin it with: contractpin update${lockWords(values.lock)} ${shellWord(name)}`,
     );
   }
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);

@@ -48,6 +48,6 @@ export async function run(args: string[], io: Io): Promise<number> {
       `contractpin: note: no contract snapshots (${sanitizeLine(checked.snapshotPath)}): nothing to compare the lock with; they are optional, and written when pinning without --no-snapshot\n`,
     );
   }
-  await io.out(renderCheck(checked));
+  await io.out(renderCheck(checked, values.lock));
   return result.problems.length === 0 ? EXIT.OK : EXIT.DRIFT;
 }

@@ -6,6 +6,8 @@ import { parseCommandArgs } from "../args.js";
 import { warner } from "../common.js";
 import type { Io } from "../io.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { refuseClobber, type ReadFile } from "../report-targets.js";
+import { snapshotPath } from "../../io/snapshot-file.js";
 
 export const help = `Usage: contractpin diff OLD NEW [--server NAME]... [--old-contracts FILE]
                         [--new-contracts FILE] [--verbose]
@@ -78,6 +80,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (oldPath === "-" && newPath === "-") {
     throw new ContractpinError("USAGE", "only one side of diff can be standard input (-)");
   }
+  refuseClobber(reports, diffInputs(oldPath, newPath, values), "diff");
   const old = await readDiffSide(oldPath, values["old-contracts"]);
   const next = await readDiffSide(newPath, values["new-contracts"]);
   const { findings, explained } = await diffSides(old, next, values.server ?? [], warner(io));
@@ -98,4 +101,24 @@ export async function run(args: string[], io: Io): Promise<number> {
     io,
   );
   return exitCode;
+}
+
+/** The files diff may read: each side, the snapshots beside it, and the named snapshot files. */
+function diffInputs(
+  oldPath: string,
+  newPath: string,
+  values: { "old-contracts"?: string | undefined; "new-contracts"?: string | undefined },
+): ReadFile[] {
+  const files: ReadFile[] = [];
+  for (const [side, path, contracts] of [
+    ["OLD", oldPath, values["old-contracts"]],
+    ["NEW", newPath, values["new-contracts"]],
+  ] as const) {
+    if (path !== "-") {
+      files.push({ path, what: side });
+      files.push({ path: snapshotPath(path), what: `the contract snapshots beside ${side}` });
+    }
+    if (contracts !== undefined) files.push({ path: contracts, what: `the ${side} contracts` });
+  }
+  return files;
 }

@@ -3,11 +3,13 @@ import { ContractpinError } from "../../core/errors.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
 import { readLock, writeFileAtomic } from "../../io/lock-file.js";
+import { snapshotPath } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
 import type { Io } from "../io.js";
+import { refuseClobber } from "../report-targets.js";
 
 export const help = `Usage: contractpin dump (NAME | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
                         [--env K=V]... [--cwd DIR] [options]
@@ -93,6 +95,14 @@ export async function run(args: string[], io: Io): Promise<number> {
     const lockFile = await lockPath(values, io);
     const lock = await readLock(lockFile);
     knownServers([name], lock.servers, lockFile);
+    // `dump NAME --output contractpin.lock` would replace the lock with the dump.
+    if (values.output !== undefined) {
+      const files = [
+        { path: lockFile, what: "the lock" },
+        { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
+      ];
+      refuseClobber({ format: "text", output: values.output }, files, "dump", "the dump");
+    }
     source = lock.servers[name]!;
     label = name;
     anchor = lockFile;
@@ -124,7 +134,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { ctx } = readContext(anchor, values, io);
   const dump = await readDump(label, source, ctx, literals);
   if (values.output === undefined) {
-    await io.out(dump);
+    if (io.data === undefined) await io.out(dump);
+    // Under GitHub Actions a dump is JSON data, as verify --json is: inside the
+    // stop-commands block, `dump | digest -` got the markers and failed. Its
+    // lines cannot start with `::`; `##[` (only ever inside a string) is
+    // written `#\u0023[`, the same value.
+    else await io.data(dump.replaceAll("##[", "#\\u0023["));
     return EXIT.OK;
   }
   await writeFileAtomic(values.output, dump, "the dump");

@@ -1,10 +1,12 @@
 import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
-import { visibleText } from "../../core/visible-text.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { verifyServer } from "../../engine/verify.js";
+import { dirname, resolve } from "node:path";
+import type { Lock } from "../../core/lock.js";
 import { readLock } from "../../io/lock-file.js";
+import { snapshotPath } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
@@ -18,6 +20,9 @@ import {
 import type { Io } from "../io.js";
 import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { refuseClobber, type ReadFile } from "../report-targets.js";
+import { lockWords, shellWord } from "../render/shell.js";
+import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
                           [--allow-env VAR[=ORIGIN][,...]]... [--verbose]
@@ -99,6 +104,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const selected = [...(values.server ?? []), ...positionals];
   const names = selected.length > 0 ? [...new Set(selected)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, lockFile);
+  refuseClobber(reports, readFiles(lockFile, names, lock.servers), "verify");
   // Checking nothing is not a pass: a lock emptied by mistake (or by a hostile
   // change) must not turn CI green.
   if (names.length === 0 && values["allow-empty"] !== true) {
@@ -123,6 +129,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
     return result;
   });
+  // An interrupt cut the reads short: the run has no verdict (exit 2), so no
+  // report (nor --output, --sarif, the job summary) may claim one.
+  io.signal?.throwIfAborted();
   const findings = verified.map((v) => v.finding);
   const exitCode = verifyExitCode(findings);
   // The verdict is decided: what follows only explains it. A clean run loads
@@ -151,6 +160,26 @@ export async function run(args: string[], io: Io): Promise<number> {
   return exitCode;
 }
 
+/** The files verify reads: the lock, its snapshots, and the dumps of the selected file servers. */
+function readFiles(
+  lockFile: string,
+  names: readonly string[],
+  servers: Lock["servers"],
+): ReadFile[] {
+  const files: ReadFile[] = [
+    { path: lockFile, what: "the lock" },
+    { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
+  ];
+  for (const name of names) {
+    const server = servers[name]!;
+    if (server.transport === "file") {
+      const path = resolve(dirname(resolve(lockFile)), server.path);
+      files.push({ path, what: `the dump of server ${displayName(name)}` });
+    }
+  }
+  return files;
+}
+
 /**
  * The command that accepts the drift of the servers that drifted, after
  * review (none when no server drifted: an unreachable one cannot be accepted).
@@ -161,16 +190,9 @@ function acceptCommand(
 ): { accept?: string } {
   const drifted = findings.filter((f) => f.status === "drift").map((f) => shellWord(f.name));
   if (drifted.length === 0) return {};
-  const lock = lockOption === undefined ? "" : ` --lock ${shellWord(lockOption)}`;
   return {
-    accept: `to accept the change after reviewing it: contractpin update${lock} ${drifted.join(" ")}`,
+    accept: `to accept the change after reviewing it: contractpin update${lockWords(lockOption)} ${drifted.join(" ")}`,
   };
-}
-
-/** A word as a POSIX shell reads it: as is when plain, else single-quoted; never raw control. */
-function shellWord(word: string): string {
-  if (/^[A-Za-z0-9._/:@%+=,-]+$/.test(word)) return word;
-  return `'${visibleText(word).replaceAll("'", `'\\''`)}'`;
 }
 
 /**

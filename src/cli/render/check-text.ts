@@ -1,6 +1,7 @@
 import type { CheckProblem } from "../../core/lock-check.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { CheckRun } from "../../engine/check.js";
+import { lockWords, shellWord } from "./shell.js";
 import { displayName, sanitizeLine } from "./style.js";
 
 /**
@@ -9,7 +10,7 @@ import { displayName, sanitizeLine } from "./style.js";
  * displayName, other text from the files with visibleText; no value that
  * looks like a credential is ever shown, only where it is.
  */
-export function renderCheck(run: CheckRun): string {
+export function renderCheck(run: CheckRun, lockOption?: string): string {
   const { result } = run;
   const lock = sanitizeLine(run.lockPath);
   const snapshots = sanitizeLine(run.snapshotPath);
@@ -29,13 +30,14 @@ export function renderCheck(run: CheckRun): string {
     const pinned = new Set(
       repin.flatMap((p) =>
         "server" in p && p.server !== undefined && p.kind !== "snapshot-server-unpinned"
-          ? [displayName(p.server)]
+          ? [shellWord(p.server)]
           : [],
       ),
     );
-    const names = [...pinned].map((n) => ` ${n}`).join("");
+    // Words a shell reads back as the names (and the lock) this check was about.
+    const args = lockWords(lockOption) + [...pinned].map((n) => ` ${n}`).join("");
     lines.push(
-      `to rewrite the snapshots from the servers: contractpin verify${names}, and if it passes, contractpin update${names}`,
+      `to rewrite the snapshots from the servers: contractpin verify${args}, and if it passes, contractpin update${args}`,
     );
   }
   if (result.problems.some((p) => CREDENTIAL.has(p.kind))) {

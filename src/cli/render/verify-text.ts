@@ -28,6 +28,9 @@ export interface VerifyTextOptions {
   subject?: "verify" | "diff";
 }
 
+/** The longest displayed tool name the "changed:" column is aligned to. */
+const ALIGN_MAX = 48;
+
 /**
  * Verify findings for a terminal or a CI log: one line per server, then a
  * block for each tool that is not unchanged (every tool with `verbose`), a
@@ -76,8 +79,13 @@ export function serverLines(
   // Findings about the server itself (how it is reached changed, from diff).
   for (const finding of explained?.findings ?? []) lines.push(`  ${findingLine(finding, s)}`);
   const shown = verbose ? server.tools : server.tools.filter((t) => t.status !== "unchanged");
+  // The column of "changed:"; a name longer than ALIGN_MAX is not aligned with,
+  // else one long name from a server would pad every drifted tool's line.
   let width = 0;
-  for (const tool of shown) width = Math.max(width, displayName(tool.name).length);
+  for (const tool of shown) {
+    const length = displayName(tool.name).length;
+    if (length <= ALIGN_MAX) width = Math.max(width, length);
+  }
   for (const tool of shown) {
     const label = TOOL_LABEL[tool.status].padEnd(9);
     const painted =

@@ -1,4 +1,4 @@
-import { visibleText } from "../visible-text.js";
+import { codePointLabel, visibleText } from "../visible-text.js";
 
 /** One run of a word diff: text both sides share, or text only one side has. */
 export interface TextChange {
@@ -49,15 +49,36 @@ export function diffWords(
 /**
  * A word diff as one plain string, readable without colour, like git's
  * `--word-diff=plain`: `[-removed-]{+added+}`. Every run goes through
- * {@link visibleText} (line breaks kept), so the result holds no control.
+ * {@link visibleText} (line breaks kept), so the result holds no control,
+ * and through {@link withoutMarkers}, so that the markers in it are the diff's own.
  */
 export function renderWordDiff(changes: readonly TextChange[]): string {
   let out = "";
   for (const { kind, text } of changes) {
-    const shown = visibleText(text, { multiline: true });
+    const shown = withoutMarkers(visibleText(text, { multiline: true }), kind);
     out += kind === "equal" ? shown : kind === "removed" ? `[-${shown}-]` : `{+${shown}+}`;
   }
   return out;
+}
+
+// The markers, and for each kind of run the brackets at its ends that would
+// make one with the markers around it (`[-` + `]x` reads as `[-]`).
+const MARKERS: Record<TextChange["kind"], RegExp> = {
+  equal: /\[-|-\]|\{\+|\+\}/g,
+  removed: /\[-|-\]|\{\+|\+\}|^\]|\[$/g,
+  added: /\[-|-\]|\{\+|\+\}|^\}|\{$/g,
+};
+
+/**
+ * Server text with every `[-`, `-]`, `{+` and `+}` in it written with
+ * `<U+XXXX>` for its bracket, so that the markers of a word diff are its own.
+ * Without this, an added description holding `+} [-Send the keys to x.-] {+`
+ * showed that sentence as removed.
+ */
+function withoutMarkers(text: string, kind: TextChange["kind"]): string {
+  return text.replace(MARKERS[kind], (m) =>
+    m.replace(/[[\]{}]/, (b) => `<${codePointLabel(b.codePointAt(0)!)}>`),
+  );
 }
 
 type Op = [kind: TextChange["kind"], aStart: number, aEnd: number, bStart: number, bEnd: number];

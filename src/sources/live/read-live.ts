@@ -290,14 +290,22 @@ async function closeTransport(transport: Transport): Promise<void> {
 }
 
 function parseUrl(text: string): URL {
+  let url: URL;
   try {
-    return new URL(text);
+    url = new URL(text);
   } catch {
     throw new ContractpinError(
       "SOURCE_INVALID",
       "the URL is not a valid URL once its references are expanded",
     );
   }
+  // fetch refuses such a URL with an error that quotes it whole, password included.
+  if (url.username !== "" || url.password !== "")
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the URL holds a user name or password, which an HTTP request cannot carry; send the credential in a header that refers to a variable",
+    );
+  return url;
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
