@@ -1,10 +1,10 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { authorizedFetch } from "../auth/authorized-fetch.js";
 import { readAuth } from "../auth/read-auth.js";
-import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { isContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
-import { expandReferences, type HttpSource } from "../core/server-source.js";
 import { guardSecrets } from "../engine/failure.js";
+import { httpTarget } from "../sources/live/http-target.js";
 import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
@@ -180,33 +180,6 @@ function failClosed(fetch: FetchLike, fail: (message: string) => void): FetchLik
       throw err;
     }
   };
-}
-
-/** The URL and headers of an HTTP server, every ${VAR} expanded (as verify reads it). */
-function httpTarget(
-  source: HttpSource,
-  env: Readonly<Record<string, string | undefined>>,
-): { url: URL; headers: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source.headers ?? {})) {
-    const expanded = expandReferences(value, env, `header ${name}`);
-    if (/[\r\n\0]/.test(expanded)) {
-      throw new ContractpinError(
-        "SOURCE_INVALID",
-        `header ${name} has a line break or NUL in its value once its references are expanded`,
-      );
-    }
-    headers[name] = expanded;
-  }
-  const text = expandReferences(source.url, env, "the URL");
-  try {
-    return { url: new URL(text), headers };
-  } catch {
-    throw new ContractpinError(
-      "SOURCE_INVALID",
-      "the URL is not a valid URL once its references are expanded",
-    );
-  }
 }
 
 /** How a server ended on its own (as verify words it; the guard does not load the MCP client library). */

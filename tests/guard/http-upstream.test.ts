@@ -119,3 +119,37 @@ describe("an HTTP server that cannot be reached", () => {
     assert.match(client.stderr, /^contractpin: guard: server gone: could not reach the server: /m);
   });
 });
+
+describe("an HTTP server whose URL holds a user name and password", () => {
+  // fetch refuses such a URL with an error that quotes it whole: the guard
+  // fails closed without sending it, and shows neither the name nor the password.
+  it("gets the client an error naming the fix, and shows no part of the credential", async () => {
+    const password = "Tr0ub4dor-3-horse";
+    const dir = tempDir("contractpin-guard-http-");
+    const lock = join(dir, "contractpin.lock");
+    const dump = join(dir, "tools.json");
+    writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
+    writeLock(lock, {
+      userinfo: {
+        transport: "http",
+        url: `http://admin:${password}@127.0.0.1:9/mcp`,
+        ...(pythonDigest(dump) as object),
+      },
+    });
+    const client = new RawClient(["userinfo", "--lock", lock]);
+    const init = await client.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "x", version: "1" },
+    });
+    assert.equal(init.error.code, -32603);
+    await client.close();
+    const shown = client.lines.join("\n") + client.stderr;
+    assert.ok(!shown.includes(password), shown);
+    assert.ok(!shown.includes("admin"), shown);
+    assert.match(
+      client.stderr,
+      /the URL holds a user name or password, which an HTTP request cannot carry/,
+    );
+  });
+});

@@ -9,7 +9,8 @@ import { authorizedFetch } from "../../auth/authorized-fetch.js";
 import { readAuth } from "../../auth/read-auth.js";
 import { ContractpinError, isContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
-import { expandReferences, type HttpSource, type StdioSource } from "../../core/server-source.js";
+import type { HttpSource, StdioSource } from "../../core/server-source.js";
+import { httpTarget } from "./http-target.js";
 import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext } from "../read-tools.js";
@@ -202,19 +203,7 @@ function httpFactory(
   legacySse: boolean,
   endsAt: number,
 ) {
-  const url = parseUrl(expandReferences(source.url, ctx.env, "the URL"));
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source.headers ?? {})) {
-    const expanded = expandReferences(value, ctx.env, `header ${name}`);
-    // Checked here so that the library's error, which quotes the value, never shows it.
-    if (/[\r\n\0]/.test(expanded)) {
-      throw new ContractpinError(
-        "SOURCE_INVALID",
-        `header ${name} has a line break or NUL in its value once its references are expanded`,
-      );
-    }
-    headers[name] = expanded;
-  }
+  const { url, headers } = httpTarget(source, ctx.env);
   // Under the tap, so that a redirect never takes the headers (or the access
   // token) to another origin, and the tap sees only the answers that were let
   // through. OAuth's own traffic (src/auth) has its own fetch, never the tap.
@@ -287,25 +276,6 @@ async function closeTransport(transport: Transport): Promise<void> {
     await Promise.race([transport.terminateSession().catch(() => undefined), delay(1000)]);
   }
   await transport.close().catch(() => undefined);
-}
-
-function parseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ContractpinError(
-      "SOURCE_INVALID",
-      "the URL is not a valid URL once its references are expanded",
-    );
-  }
-  // fetch refuses such a URL with an error that quotes it whole, password included.
-  if (url.username !== "" || url.password !== "")
-    throw new ContractpinError(
-      "SOURCE_INVALID",
-      "the URL holds a user name or password, which an HTTP request cannot carry; send the credential in a header that refers to a variable",
-    );
-  return url;
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
