@@ -72,3 +72,18 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+
+// V8 rejects a cache made under other flags, silently: a launcher that set
+// its flags differently when the cache was made than when it runs would lose
+// the cache on every run. Check that a run accepts it.
+const rejected = execFileSync(
+  process.execPath,
+  [
+    "-e",
+    "process.stdout.write(String(require(process.argv[1]).compileCli(true).cachedDataRejected))",
+    bin,
+  ],
+  { encoding: "utf8" },
+);
+if (rejected !== "false")
+  throw new Error(`V8 rejects the code cache it was just given (${rejected})`);

@@ -8,13 +8,20 @@
 import fs = require("node:fs");
 import path = require("node:path");
 import vm = require("node:vm");
+import jit = require("./jit.js");
 
 const BUNDLE = path.join(__dirname, "cli.cjs");
 /** Where the build writes the cache (scripts/code-cache.cjs). */
 const CACHE = path.join(__dirname, "cli.v8cache");
 
-/** The bundle, compiled as Node would compile a CommonJS module, with the cache if V8 accepts it. */
+/**
+ * The bundle, compiled as Node would compile a CommonJS module, with the cache
+ * if V8 accepts it. Turns V8's optimizing compiler off, for the process.
+ */
 function compileCli(useCache: boolean): vm.Script {
+  // Always off here, when the build makes the cache and when a run uses it:
+  // V8 accepts a cache only under the flags it was made with (see jit.ts).
+  jit.optimizerOff();
   const source = fs.readFileSync(BUNDLE, "utf8");
   let cachedData: Buffer | undefined;
   if (useCache) {
@@ -43,6 +50,10 @@ function runCli(script: vm.Script): void {
   main(mod.exports, require, mod, BUNDLE, __dirname);
 }
 
-if (require.main === module) runCli(compileCli(true));
+if (require.main === module) {
+  const script = compileCli(true);
+  if (!jit.isQuickCommand(process.argv[2])) jit.optimizerOn();
+  runCli(script);
+}
 
 export = { compileCli, runCli, CACHE };

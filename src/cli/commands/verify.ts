@@ -18,6 +18,7 @@ import {
   lockPath,
 } from "../common.js";
 import type { Io } from "../io.js";
+import { LARGE_INPUT_TOOLS, optimizerOn } from "../jit.js";
 import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
 import { refuseClobber, type ReadFile } from "../report-targets.js";
@@ -117,6 +118,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   const allowEnv = allowedVariables(values["allow-env"], ctx.env["CONTRACTPIN_ALLOW_ENV"]);
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
+  // Live servers or a large lock make a long run, where the optimizing compiler pays off (jit.ts).
+  const pinnedTools = names.reduce((n, name) => n + lock.servers[name]!.tool_count, 0);
+  if (live || pinnedTools >= LARGE_INPUT_TOOLS) optimizerOn();
   const report = live ? progress(names, io, (text) => void io.err(text)) : undefined;
   const verified = await mapConcurrent(names, concurrency, async (name) => {
     // process.hrtime, not performance.now(): the global `performance` loads
