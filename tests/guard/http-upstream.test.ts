@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
 import { startEverythingHttp, type Running } from "../helpers/servers.js";
-import { assert, officialClient, RawClient, writeLock } from "./guard-harness.js";
+import { assert, officialClient, RawClient, writeLock, type Loose } from "./guard-harness.js";
 
 function viaGuard(lock: string, name: string): Promise<{ client: Client; stderr: () => string }> {
   return officialClient([process.execPath, CLI, "guard", name, "--lock", lock]);
@@ -92,25 +92,28 @@ describe("a server pinned over HTTP, through the guard", () => {
   });
 });
 
+/** The guard of server `name`, pinned over HTTP at `url` (one tool), after the client's initialize. */
+async function guardOfUnreadable(
+  name: string,
+  url: string,
+): Promise<{ client: RawClient; init: Loose }> {
+  const dir = tempDir("contractpin-guard-http-");
+  const lock = join(dir, "contractpin.lock");
+  const dump = join(dir, "tools.json");
+  writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
+  writeLock(lock, { [name]: { transport: "http", url, ...(pythonDigest(dump) as object) } });
+  const client = new RawClient([name, "--lock", lock]);
+  const init = await client.request(0, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "x", version: "1" },
+  });
+  return { client, init };
+}
+
 describe("an HTTP server that cannot be reached", () => {
   it("gets the client an error and a line on stderr, never tools", async () => {
-    const dir = tempDir("contractpin-guard-http-");
-    const lock = join(dir, "contractpin.lock");
-    const dump = join(dir, "tools.json");
-    writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
-    writeLock(lock, {
-      gone: {
-        transport: "http",
-        url: "http://127.0.0.1:9/mcp",
-        ...(pythonDigest(dump) as object),
-      },
-    });
-    const client = new RawClient(["gone", "--lock", lock]);
-    const init = await client.request(0, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "x", version: "1" },
-    });
+    const { client, init } = await guardOfUnreadable("gone", "http://127.0.0.1:9/mcp");
     assert.equal(init.error.code, -32603);
     assert.match(init.error.message, /^contractpin guard: could not reach the server: /);
     const call = await client.request(1, "tools/call", { name: "a", arguments: {} });
@@ -125,23 +128,10 @@ describe("an HTTP server whose URL holds a user name and password", () => {
   // fails closed without sending it, and shows neither the name nor the password.
   it("gets the client an error naming the fix, and shows no part of the credential", async () => {
     const password = "Tr0ub4dor-3-horse";
-    const dir = tempDir("contractpin-guard-http-");
-    const lock = join(dir, "contractpin.lock");
-    const dump = join(dir, "tools.json");
-    writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
-    writeLock(lock, {
-      userinfo: {
-        transport: "http",
-        url: `http://admin:${password}@127.0.0.1:9/mcp`,
-        ...(pythonDigest(dump) as object),
-      },
-    });
-    const client = new RawClient(["userinfo", "--lock", lock]);
-    const init = await client.request(0, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "x", version: "1" },
-    });
+    const { client, init } = await guardOfUnreadable(
+      "userinfo",
+      `http://admin:${password}@127.0.0.1:9/mcp`,
+    );
     assert.equal(init.error.code, -32603);
     await client.close();
     const shown = client.lines.join("\n") + client.stderr;
