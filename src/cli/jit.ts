@@ -10,8 +10,9 @@ import { setFlagsFromString } from "node:v8";
 // command (V8 checks its code cache against the flags, so they must be the
 // same whenever the bundle is compiled), and turns it back on at once for
 // every command but the quick ones, which turn it on when their input is
-// large (verify: a live server, or thousands of pinned tools). The flag only decides whether hot functions get optimized from then
-// on: every tier runs the same code with the same results.
+// large (verify: a live server, or thousands of pinned tools). The flag only
+// decides whether hot functions get optimized from then on: every tier runs
+// the same code with the same results.
 
 /** The commands that run with the optimizing compiler off unless their input is large. */
 const QUICK = new Set(["verify", "--version", "-V", "--help", "-h", "help"]);

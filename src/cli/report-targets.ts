@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
+import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
 import type { ReportRequest } from "./report-output.js";
 
@@ -13,6 +14,14 @@ import type { ReportRequest } from "./report-output.js";
 export interface ReadFile {
   path: string;
   what: string;
+}
+
+/** The lock and the contract snapshots beside it: what every lock command reads. */
+export function lockInputs(lockFile: string): ReadFile[] {
+  return [
+    { path: lockFile, what: "the lock" },
+    { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
+  ];
 }
 
 /**

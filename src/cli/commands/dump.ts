@@ -3,13 +3,12 @@ import { ContractpinError } from "../../core/errors.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
 import { readLock, writeFileAtomic } from "../../io/lock-file.js";
-import { snapshotPath } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
 import type { Io } from "../io.js";
-import { refuseClobber } from "../report-targets.js";
+import { lockInputs, refuseClobber } from "../report-targets.js";
 
 export const help = `Usage: contractpin dump (NAME | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
                         [--env K=V]... [--cwd DIR] [options]
@@ -97,10 +96,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     knownServers([name], lock.servers, lockFile);
     // `dump NAME --output contractpin.lock` would replace the lock with the dump.
     if (values.output !== undefined) {
-      const files = [
-        { path: lockFile, what: "the lock" },
-        { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
-      ];
+      const files = lockInputs(lockFile);
       refuseClobber({ format: "text", output: values.output }, files, "dump", "the dump");
     }
     source = lock.servers[name]!;

@@ -2,11 +2,10 @@ import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
-import { verifyServer } from "../../engine/verify.js";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Lock } from "../../core/lock.js";
+import { verifyServer } from "../../engine/verify.js";
 import { readLock } from "../../io/lock-file.js";
-import { snapshotPath } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
@@ -21,7 +20,7 @@ import type { Io } from "../io.js";
 import { LARGE_INPUT_TOOLS, optimizerOn } from "../jit.js";
 import { progress } from "../render/progress.js";
 import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
-import { refuseClobber, type ReadFile } from "../report-targets.js";
+import { lockInputs, refuseClobber, type ReadFile } from "../report-targets.js";
 import { lockWords, shellWord } from "../render/shell.js";
 import { displayName } from "../render/style.js";
 
@@ -105,7 +104,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const selected = [...(values.server ?? []), ...positionals];
   const names = selected.length > 0 ? [...new Set(selected)] : Object.keys(lock.servers).sort();
   knownServers(names, lock.servers, lockFile);
-  refuseClobber(reports, readFiles(lockFile, names, lock.servers), "verify");
+  refuseClobber(reports, readFiles(lockFile, ctx.lockDir, names, lock.servers), "verify");
   // Checking nothing is not a pass: a lock emptied by mistake (or by a hostile
   // change) must not turn CI green.
   if (names.length === 0 && values["allow-empty"] !== true) {
@@ -167,17 +166,15 @@ export async function run(args: string[], io: Io): Promise<number> {
 /** The files verify reads: the lock, its snapshots, and the dumps of the selected file servers. */
 function readFiles(
   lockFile: string,
+  lockDir: string,
   names: readonly string[],
   servers: Lock["servers"],
 ): ReadFile[] {
-  const files: ReadFile[] = [
-    { path: lockFile, what: "the lock" },
-    { path: snapshotPath(lockFile), what: "the lock's contract snapshots" },
-  ];
+  const files = lockInputs(lockFile);
   for (const name of names) {
     const server = servers[name]!;
     if (server.transport === "file") {
-      const path = resolve(dirname(resolve(lockFile)), server.path);
+      const path = resolve(lockDir, server.path);
       files.push({ path, what: `the dump of server ${displayName(name)}` });
     }
   }
