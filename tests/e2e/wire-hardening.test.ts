@@ -227,6 +227,73 @@ describe("one response per request contractpin sent", () => {
   });
 });
 
+describe("a stray response, which no request contractpin sent can be taken for, is skipped", () => {
+  const warning = (name: string, id: string) =>
+    `contractpin: warning: server ${name}: the server sent a response to id ${id}, ` +
+    "which answers no request contractpin sent, ignored";
+
+  /** Asserts the server was read, its tools pinned as served, and stderr is exactly `lines`. */
+  function readWithWarnings(
+    ws: Workspace,
+    name: string,
+    r: { code: number | null; stderr: string },
+    lines: string[],
+  ) {
+    assert.equal(r.code, 0, r.stderr);
+    const expected = pythonDigest(ws.dump("expected.json", TOOLS)) as { digest: string };
+    assert.equal(ws.lockJson().servers[name]!["digest"], expected.digest);
+    assert.deepEqual(r.stderr.trimEnd().split("\n"), lines);
+  }
+
+  it('stdio: the server answers contractpin\'s answer to its own ping with an error of id "srv-ping-0": one warning, read', () => {
+    const ws = workspace();
+    readWithWarnings(ws, "fake", addStdio(ws, "srv-ping"), [warning("fake", '"srv-ping-0"')]);
+  });
+
+  it("HTTP: the same error in an SSE event of the tools/list stream: one warning, read", async () => {
+    const ws = workspace();
+    readWithWarnings(ws, "remote", addHttp(ws, await wireHttp("srv-ping")), [
+      warning("remote", '"srv-ping-0"'),
+    ]);
+  });
+
+  it("HTTP: the same error as the body answering contractpin's POST of its answer: one warning, read", async () => {
+    const ws = workspace();
+    readWithWarnings(ws, "remote", addHttp(ws, await wireHttp("srv-ping-json")), [
+      warning("remote", '"srv-ping-0"'),
+    ]);
+  });
+
+  it("stdio: many strays: their ids escaped and shortened, five warnings, then silence", () => {
+    const ws = workspace();
+    readWithWarnings(ws, "fake", addStdio(ws, "stray-flood"), [
+      warning("fake", '"srv-ping-0"'),
+      warning("fake", '"\\u001b[2J\\u202eevil\\u202c"'),
+      warning("fake", "-1"),
+      warning("fake", "2.5"),
+      warning("fake", `"${"y".repeat(40)}..."`) + " (further such responses are ignored silently)",
+    ]);
+  });
+
+  it('stdio: an answer whose id only loosely equals the request\'s ("2" for 2) is no stray: exit 1', () => {
+    const r = addStdio(workspace(), "loose-id");
+    failsWith(
+      r,
+      "fake",
+      /the server sent a response to id "\d+", which contractpin never sent \(the MCP library takes it for the answer to request \d+\)/,
+    );
+  });
+
+  it('stdio: a second answer to a request already answered, under a loosely equal id (" 1" for 1): exit 1', () => {
+    const r = addStdio(workspace(), "loose-answered");
+    failsWith(
+      r,
+      "fake",
+      /the server sent a response to id " \d+", which contractpin never sent \(the MCP library takes it for the answer to request \d+\)/,
+    );
+  });
+});
+
 describe("a stdio server that logs to stdout", () => {
   const warning =
     "contractpin: warning: server fake: the server wrote a line that is not JSON on stdout, ignored: ";

@@ -3,27 +3,40 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../../core/json-v
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../core/limits.js";
 import { parseJson } from "../../core/strict-json.js";
 import type { ReadContext } from "../read-tools.js";
+import { mayAnswer, mayAnswerLater } from "./response-id.js";
 
 /** What the log needs from the read: its message bound and where warnings go. */
 export type RawLogContext = Pick<ReadContext, "maxMessageBytes" | "warn">;
 
-/** Stdout lines that are not JSON quoted in a warning, per server; later ones are skipped silently. */
-const MAX_LINE_WARNINGS = 5;
+/**
+ * Stdout lines that are not JSON, and stray responses, quoted in a warning
+ * per server (each kind its own count); later ones are skipped silently.
+ */
+const MAX_WARNINGS = 5;
 /** How much of such a line a warning quotes. */
 const QUOTE_CHARS = 100;
+/** How much of a response's id a message shows. */
+const ID_CHARS = 40;
 
 /**
  * The server's messages as our strict parser read them from the wire, so that
  * tools reach the digest exactly as served: the MCP library's own parse
  * (JSON.parse, then zod) never decides what is pinned. Only responses to
- * requests contractpin sent are kept, each once: a response to an id never
- * sent, or a second response to one id, fails the read, since the library
- * would take the first (or match ids loosely) and what is pinned must be what
- * clients see. The first failure fails the whole read.
+ * requests contractpin sent are kept, each once. A second response to one
+ * id fails the read, since the library would take the first and what is
+ * pinned must be what clients see; so does a response the library could take
+ * for the answer to a request it sent (or will send) under another id, since
+ * it matches ids loosely ({@link mayAnswer}). A stray response that no
+ * request can be taken for (a server answering the client's answer to its own
+ * ping) is skipped with a warning. The first failure fails the whole read.
  */
 export class RawLog {
   /** Requests sent on the current connection, by id key: their method. */
   private readonly requests = new Map<string, string>();
+  /** The same requests' ids as the client wrote them. */
+  private readonly requestIds: (string | number)[] = [];
+  /** The highest number among those ids, -1 before the first. */
+  private highestSent = -1;
   private readonly answered = new Set<string>();
   private readonly toolsList = new Map<string, JsonObject>();
   /** The bytes each tools/list response was parsed from; undefined for one inside a JSON batch. */
@@ -32,6 +45,7 @@ export class RawLog {
   private failure: Error | undefined;
   private waiters: (() => void)[] = [];
   private lineWarnings = 0;
+  private strayWarnings = 0;
   /** Called once, with the first failure, so that the read can stop at once. */
   onFailure?: (err: Error) => void;
 
@@ -87,13 +101,23 @@ export class RawLog {
       if (id === undefined || id === null) continue;
       const key = idKey(id);
       if (this.answered.has(key)) {
-        this.fail(wireError(`the server sent two responses to request id ${show(id)}`));
+        this.fail(wireError(`the server sent two responses to request id ${showId(id)}`));
         return undefined;
       }
       const method = this.requests.get(key);
       if (method === undefined) {
+        const takenFor = this.requestIds.find((sent) => mayAnswer(id, sent));
+        if (takenFor === undefined && !mayAnswerLater(id, this.highestSent)) {
+          this.warnStray(id);
+          continue;
+        }
         this.fail(
-          wireError(`the server sent a response to id ${show(id)}, which contractpin never sent`),
+          wireError(
+            `the server sent a response to id ${showId(id)}, which contractpin never sent` +
+              (takenFor === undefined
+                ? ""
+                : ` (the MCP library takes it for the answer to request ${showId(takenFor)})`),
+          ),
         );
         return undefined;
       }
@@ -127,12 +151,16 @@ export class RawLog {
       // a failed version probe), whose ids start afresh.
       if (this.requests.has(key)) {
         this.requests.clear();
+        this.requestIds.length = 0;
+        this.highestSent = -1;
         this.answered.clear();
         this.toolsList.clear();
         this.toolsListBytes.clear();
         this.lastToolsListKey = undefined;
       }
       this.requests.set(key, r.method);
+      this.requestIds.push(r.id);
+      if (typeof r.id === "number" && r.id > this.highestSent) this.highestSent = r.id;
       if (r.method === "tools/list") this.lastToolsListKey = key;
     }
   }
@@ -206,7 +234,7 @@ export class RawLog {
 
   private warnLine(text: string): void {
     this.lineWarnings++;
-    if (this.lineWarnings > MAX_LINE_WARNINGS) return;
+    if (this.lineWarnings > MAX_WARNINGS) return;
     // A code point is at most two UTF-16 units: the head is enough, however long the line.
     const trimmed = text.trim();
     const chars = Array.from(trimmed.slice(0, 2 * QUOTE_CHARS));
@@ -214,8 +242,17 @@ export class RawLog {
     const quoted = quote(chars.slice(0, QUOTE_CHARS).join("")) + (cut ? "..." : "");
     this.ctx.warn(
       `the server wrote a line that is not JSON on stdout, ignored: ${quoted}` +
-        (this.lineWarnings === MAX_LINE_WARNINGS
-          ? " (further such lines are ignored silently)"
+        (this.lineWarnings === MAX_WARNINGS ? " (further such lines are ignored silently)" : ""),
+    );
+  }
+
+  private warnStray(id: JsonValue): void {
+    this.strayWarnings++;
+    if (this.strayWarnings > MAX_WARNINGS) return;
+    this.ctx.warn(
+      `the server sent a response to id ${showId(id)}, which answers no request contractpin sent, ignored` +
+        (this.strayWarnings === MAX_WARNINGS
+          ? " (further such responses are ignored silently)"
           : ""),
     );
   }
@@ -225,10 +262,16 @@ function idKey(id: JsonValue): string {
   return `${typeof id}:${String(id)}`;
 }
 
-/** An id as the server wrote it, shortened: it is server data. */
-function show(id: JsonValue): string {
-  const text = JSON.stringify(id);
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+/**
+ * An id as the server wrote it, shortened to ID_CHARS code points and
+ * escaped: it is server data. A string in quotes, anything else as JSON.
+ */
+function showId(id: JsonValue): string {
+  const text = typeof id === "string" ? id : JSON.stringify(id);
+  const chars = Array.from(text.slice(0, 2 * ID_CHARS));
+  const cut = chars.length > ID_CHARS || text.length > 2 * ID_CHARS;
+  const shown = escape(chars.slice(0, ID_CHARS).join("")) + (cut ? "..." : "");
+  return typeof id === "string" ? `"${shown}"` : shown;
 }
 
 function isJson(text: string): boolean {
@@ -246,12 +289,17 @@ function isJson(text: string): boolean {
  * visible `\uXXXX` escapes.
  */
 function quote(text: string): string {
-  return `"${text.replace(
+  return `"${escape(text)}"`;
+}
+
+/** {@link quote} without the quotes. */
+function escape(text: string): string {
+  return text.replace(
     // eslint-disable-next-line no-control-regex -- escaping control characters is the point
     /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"\\]/g,
     (c) =>
       c === '"' || c === "\\" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  )}"`;
+  );
 }
 
 function size(bytes: number): string {
