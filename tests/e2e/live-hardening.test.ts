@@ -108,6 +108,40 @@ describe("a stdio server that fails at start-up", () => {
     );
   });
 
+  it("missing a token (a reason of its own, said on stderr): started once, its stderr shown once", () => {
+    const ws = workspace();
+    const r = addLive(ws, "missing-token");
+    assert.equal(r.code, 1);
+    assert.equal(starts(ws), 1, "started exactly once");
+    assert.equal(
+      r.stderr,
+      "contractpin: server fake: the server exited with code 1 before answering\n" +
+        "  | Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set\n",
+    );
+  });
+
+  it("a server that exits with code 3 on server/discover, saying nothing, is read on a second start, promptly", () => {
+    const ws = workspace();
+    const r = addLive(ws, "silent-exit-on-discover");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.equal(starts(ws), 2);
+    assert.ok(r.seconds < 5, `took ${r.seconds} s`);
+    const [pinned, expected] = pinnedAndExpected(ws, "fake");
+    assert.deepEqual(pinned, expected);
+  });
+
+  it("a server that ends at once saying nothing: started at most twice, reported once", () => {
+    const ws = workspace();
+    const r = addLive(ws, "silent-start-fail");
+    assert.equal(r.code, 1);
+    assert.equal(starts(ws), 2, "a second start, and no third");
+    assert.equal(
+      r.stderr,
+      "contractpin: server fake: the server exited with code 3 before answering\n",
+    );
+  });
+
   it("a server that exits on any request before initialize (the Rust SDK's shape) is still read, on a second start", () => {
     const ws = workspace();
     const r = addLive(ws, "exit-on-discover");

@@ -159,10 +159,13 @@ export class StdioTransport implements Transport {
   /**
    * Whether a version probe that broke this connection deserves a second
    * process, started for a plain `initialize`: yes while the server still
-   * runs, or when it ended saying it expected `initialize` first. A server
-   * that could not be started, or that ended for a reason of its own (a
-   * missing module, bad configuration), would only fail again, and a second
-   * start would run `npx` (and any side effect of starting) twice.
+   * runs, when it ended saying it expected `initialize` first, or when it
+   * exited with a code saying nothing at all on stderr (a server that ends on
+   * any request it does not know, silently; the official client probes on a
+   * process of its own, so it reads such a server). A server that could not
+   * be started, was killed by a signal, or said why it ended (a missing
+   * module, a missing token) would only fail again, and a second start would
+   * run `npx` (and any side effect of starting) twice.
    */
   async mayRetryAfterProbe(): Promise<boolean> {
     if (this.spawnFailed) return false;
@@ -170,7 +173,9 @@ export class StdioTransport implements Transport {
     // let its exit, and the stderr it wrote, arrive.
     await Promise.race([this.finished, delay(2 * DRAIN_MS)]);
     if (this.ended === undefined) return true;
-    return this.stderrTail.lines().some((line) => PROBE_REJECTED.test(line));
+    const stderr = this.stderrTail.lines();
+    if (this.ended.signal === null && stderr.length === 0) return true;
+    return stderr.some((line) => PROBE_REJECTED.test(line));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
