@@ -45,7 +45,9 @@ export const REPORT_HELP = `  --format FORMAT      the report: text (default), j
                        still goes to the terminal
   --sarif FILE         also write a SARIF report to FILE, whatever --format is
                        (one run of the servers gives every report)
-  --json-file FILE     also write the JSON report to FILE, whatever --format is`;
+  --json-file FILE     also write the JSON report to FILE, whatever --format is
+                       (each report file is replaced atomically, and never written
+                       through a symbolic link: exit 2)`;
 
 /** What --format, --json, --output and --sarif asked for. */
 export interface ReportRequest {
