@@ -15,6 +15,38 @@ bool() {
   esac
 }
 
+# Creates the SARIF log's folder one folder at a time, never through a
+# symbolic link (mkdir -p follows them): a pull request can commit one where
+# the folder should be. As the CLI checks a report's path, the folders checked
+# are those below the working directory, or below the workspace for an
+# absolute path in it; the runner's own folders above them are not.
+make_folder() {
+  local dir="$1" workspace="${GITHUB_WORKSPACE:-}" path rest part shown
+  if [ -n "$workspace" ] && [ "${dir#"$workspace"/}" != "$dir" ]; then
+    path="$workspace" rest="${dir#"$workspace"/}"
+  elif [ "${dir#"$PWD"/}" != "$dir" ]; then
+    path="$PWD" rest="${dir#"$PWD"/}"
+  elif [ "${dir#/}" != "$dir" ]; then
+    mkdir -p -- "$dir"
+    return
+  else
+    path="." rest="$dir"
+  fi
+  while [ -n "$rest" ]; do
+    part="${rest%%/*}"
+    if [ "$part" = "$rest" ]; then rest=""; else rest="${rest#*/}"; fi
+    if [ -z "$part" ] || [ "$part" = "." ]; then continue; fi
+    path="$path/$part"
+    if [ -L "$path" ]; then
+      # Escaped as the runner reads a workflow command's message.
+      shown="${path//%/%25}" shown="${shown//$'\r'/%0D}" shown="${shown//$'\n'/%0A}"
+      echo "::error title=contractpin::the sarif input's folder $shown is a symbolic link; contractpin does not write through one"
+      exit 2
+    fi
+    if [ ! -d "$path" ]; then mkdir -- "$path" || exit 2; fi
+  done
+}
+
 report_dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
 json="$report_dir/contractpin-$$.json"
 args=(verify --lock "$CONTRACTPIN_LOCK" --timeout "$CONTRACTPIN_TIMEOUT"
@@ -24,7 +56,7 @@ sarif=""
 if [ -n "$CONTRACTPIN_SARIF" ]; then
   sarif="$CONTRACTPIN_SARIF"
   # upload-sarif is usually given a path under a folder of its own.
-  mkdir -p -- "$(dirname -- "$sarif")"
+  make_folder "$(dirname -- "$sarif")"
   args+=(--sarif "$sarif")
 fi
 # Server names: separated by spaces, commas or newlines; each one a --server.

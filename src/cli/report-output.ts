@@ -1,9 +1,10 @@
-import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ContractpinError } from "../core/errors.js";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { lockLines, type LockLines } from "../core/lock-lines.js";
+import { writeReportAtomic } from "../io/lock-file.js";
 import { packageVersion } from "../io/version.js";
 import { reason } from "../io/read-input.js";
 import type { Io } from "./io.js";
@@ -44,7 +45,9 @@ export const REPORT_HELP = `  --format FORMAT      the report: text (default), j
                        still goes to the terminal
   --sarif FILE         also write a SARIF report to FILE, whatever --format is
                        (one run of the servers gives every report)
-  --json-file FILE     also write the JSON report to FILE, whatever --format is`;
+  --json-file FILE     also write the JSON report to FILE, whatever --format is
+                       (each report file is replaced atomically, and never written
+                       through a symbolic link: exit 2)`;
 
 /** What --format, --json, --output and --sarif asked for. */
 export interface ReportRequest {
@@ -99,8 +102,9 @@ export function reportRequest(
  * Writes every report asked for, from one reading of the servers: the main
  * report to stdout, or to --output FILE with a short summary on stdout; a
  * SARIF report to --sarif FILE; and, whenever GITHUB_STEP_SUMMARY names a
- * file, the Markdown summary appended to it. Never changes the exit code; a
- * report file that cannot be written is REPORT_WRITE_FAILED (exit 2).
+ * file, the Markdown summary appended to it. Each file is written atomically
+ * and never through a symbolic link (writeReportAtomic). Never changes the
+ * exit code; a report file that cannot be written is REPORT_WRITE_FAILED (exit 2).
  *
  * @param env the environment (GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE).
  */
@@ -111,6 +115,8 @@ export async function writeReports(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<void> {
   const located = new Located(report, env);
+  const writeReport = (path: string, content: string) =>
+    writeReportAtomic(path, content, "the report", reportBases(env));
   const main = renderMain(
     report,
     request.format,
@@ -122,7 +128,10 @@ export async function writeReports(
     if (main.text !== undefined) await io.out(main.text);
     if (main.commands !== undefined) await (io.commands ?? io.out)(main.commands);
   } else {
-    writeReport(request.output, (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""));
+    await writeReport(
+      request.output,
+      (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""),
+    );
     const lines = [
       summaryLine(report.findings, style(io.color), report.old === undefined ? "verify" : "diff"),
       `report written to ${request.output}`,
@@ -134,13 +143,13 @@ export async function writeReports(
     request.sarif !== undefined &&
     !(request.format === "sarif" && request.output === request.sarif)
   ) {
-    writeReport(request.sarif, located.sarif());
+    await writeReport(request.sarif, located.sarif());
   }
   if (
     request.jsonFile !== undefined &&
     !(request.format === "json" && request.output === request.jsonFile)
   ) {
-    writeReport(request.jsonFile, renderMain(report, "json", located, false).data!);
+    await writeReport(request.jsonFile, renderMain(report, "json", located, false).data!);
   }
   const summary = env["GITHUB_STEP_SUMMARY"];
   if (summary !== undefined && summary !== "") await appendStepSummary(summary, located, io);
@@ -256,38 +265,57 @@ function inside(dir: string, path: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
-function writeReport(path: string, content: string): void {
-  try {
-    writeFileSync(path, content, "utf8");
-  } catch (cause) {
-    throw new ContractpinError(
-      "REPORT_WRITE_FAILED",
-      `${path}: cannot write the report: ${reason(cause)}`,
-      { cause },
-    );
-  }
+/**
+ * The folders below which no folder of a report's path may be a symbolic
+ * link: the current directory and, under GitHub Actions, the workspace (a
+ * checkout a pull request controls).
+ */
+export function reportBases(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const workspace = env["GITHUB_WORKSPACE"];
+  return workspace === undefined || workspace === "" ? [process.cwd()] : [process.cwd(), workspace];
 }
 
 /**
  * Appends the Markdown summary to the job summary file, keeping the file
- * under GitHub's 1 MiB limit; a file that cannot be written gives a warning
- * (the summary is an extra; the verdict and the other reports stand).
+ * under GitHub's 1 MiB limit: the file as it is plus the summary, written
+ * atomically (a crash leaves the file as it was), never through a symbolic
+ * link. A file that cannot be written gives a warning (the summary is an
+ * extra; the verdict and the other reports stand).
  */
 async function appendStepSummary(path: string, located: Located, io: Io): Promise<void> {
-  let size = 0;
   try {
-    size = statSync(path).size;
-  } catch {
-    // Not there yet: appending creates it.
-  }
-  // A little under the limit, for what later steps append.
-  const budget = STEP_SUMMARY_LIMIT - 1024 - size;
-  try {
-    if (budget < 1024) throw new Error("it is already close to GitHub's 1 MiB limit");
-    appendFileSync(path, renderMarkdown(located.report, located.items(), budget) + "\n", "utf8");
-  } catch (cause) {
-    await io.err(
-      `contractpin: warning: ${path}: the job summary was not written: ${reason(cause)}\n`,
+    let before: Uint8Array = new Uint8Array(0);
+    // Not there yet: it is created. A link is refused by the write below, unread.
+    if (existsNotLink(path)) {
+      if (statSync(path).size > STEP_SUMMARY_LIMIT) throw new Error(LIMIT_REACHED);
+      before = readFileSync(path);
+    }
+    // A little under the limit, for what later steps append.
+    const budget = STEP_SUMMARY_LIMIT - 1024 - before.byteLength;
+    if (budget < 1024) throw new Error(LIMIT_REACHED);
+    const summary = renderMarkdown(located.report, located.items(), budget) + "\n";
+    await writeReportAtomic(
+      path,
+      Buffer.concat([before, Buffer.from(summary)]),
+      "the job summary",
+      [],
     );
+  } catch (cause) {
+    const why = isContractpinError(cause)
+      ? cause.message
+      : `${path}: the job summary was not written: ${reason(cause)}`;
+    await io.err(`contractpin: warning: ${why}\n`);
+  }
+}
+
+const LIMIT_REACHED = "it is already close to GitHub's 1 MiB limit";
+
+function existsNotLink(path: string): boolean {
+  try {
+    return !lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }

@@ -2,13 +2,16 @@
 // their file before anything is compared, so a report file that is one of the
 // files the command reads (the lock, its snapshots, a dump) would destroy it,
 // and two report files that are one file would keep only the report written
-// last. Both are refused as USAGE (exit 2) before any server is read.
+// last. Both are refused as USAGE (exit 2) before any server is read, and so
+// is a report file that is, or is in a folder that is, a symbolic link
+// (REPORT_WRITE_FAILED, as the write itself would refuse it).
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
+import { refuseLinks } from "../io/lock-file.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
-import type { ReportRequest } from "./report-output.js";
+import { reportBases, type ReportRequest } from "./report-output.js";
 
 /** A file the command reads, and what it is, for the error line. */
 export interface ReadFile {
@@ -26,11 +29,13 @@ export function lockInputs(lockFile: string): ReadFile[] {
 
 /**
  * Refuses a report file that is a file the command reads, or that another
- * report option also names with other content.
+ * report option also names with other content, or that is written through
+ * a symbolic link.
  *
  * @param inputs the files the command reads (a `-` side is not a file).
  * @param written what is written, for the error line.
- * @throws ContractpinError USAGE naming the option and the file.
+ * @throws ContractpinError USAGE naming the option and the file;
+ *   REPORT_WRITE_FAILED for a link.
  */
 export function refuseClobber(
   request: ReportRequest,
@@ -61,6 +66,7 @@ export function refuseClobber(
         );
       }
     }
+    refuseLinks(path, reportBases(), written);
   }
 }
 

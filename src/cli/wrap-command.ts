@@ -15,7 +15,9 @@ export const CONFIG_HELP = `  --from PATH          rewrite this config file (rep
   (no --from)          the project's client configs in the current directory:
                        .mcp.json, .vscode/mcp.json, .cursor/mcp.json
   --user               also the user-level configs (Claude Desktop, ~/.claude.json,
-                       ~/.cursor/mcp.json, Windsurf, Codex, Gemini CLI)
+                       ~/.cursor/mcp.json, Windsurf, Codex, Gemini CLI); without it,
+                       a config whose real file (links followed) is outside the
+                       project, or is a user-level one, is refused
   --dry-run            print the change as a unified diff (secrets masked) and
                        write nothing`;
 
@@ -47,7 +49,7 @@ export async function runRewrite(
   );
   checkConfigOptions(command, values);
   // Loaded here: only these commands (and init) read client configs and TOML.
-  const { selectConfigs } = await import("../config/discover.js");
+  const { configLocations, selectConfigs } = await import("../config/discover.js");
   const { rewriteConfigs } = await import("../config/wrap/rewrite-configs.js");
   const projectDir = process.cwd();
   const home = homedir();
@@ -60,7 +62,21 @@ export async function runRewrite(
     mode = { wrap: { lock: await readLock(file), lockPath: resolve(file), launcher: launcher() } };
   }
   const dryRun = values["dry-run"] === true;
-  const results = await rewriteConfigs(selected, { mode, projectDir, home, dryRun });
+  const userConfigs = configLocations({
+    projectDir,
+    home,
+    platform: process.platform,
+    env: process.env,
+  })
+    .filter((l) => l.scope === "user")
+    .map((l) => l.path);
+  const results = await rewriteConfigs(selected, {
+    mode,
+    projectDir,
+    home,
+    dryRun,
+    scope: { userConfigs, user, command },
+  });
   if (results.length === 0) {
     await io.err(`${nothingFound(selected.paths, user, `nothing to ${command}`)}\n`);
     return EXIT.OK;

@@ -2,8 +2,17 @@
 // command reads, and never overwrite each other: each is refused (exit 2,
 // one line, nothing written, nothing read) before any server is read.
 import assert from "node:assert/strict";
-import { symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
@@ -130,5 +139,58 @@ describe("dump --output", () => {
     );
     assert.equal(ws.read(), lock);
     assert.equal(ws.read("contractpin.contracts.json"), snapshots);
+  });
+});
+
+describe("report files are never written through a symbolic link", () => {
+  it("a report file, or a folder of its path in the project, that is a link is refused (exit 2, one line); the file it leads to stays", () => {
+    const { ws } = pinned();
+    const victim = tempDir("contractpin-victim-");
+    writeFileSync(join(victim, "target"), "precious\n");
+    symlinkSync(join(victim, "target"), ws.path("link.sarif"));
+    symlinkSync(victim, ws.path("out"));
+    for (const [flag, path] of [
+      ["--sarif", "link.sarif"],
+      ["--json-file", "link.sarif"],
+      ["--output", "link.sarif"],
+    ]) {
+      refused(
+        ws,
+        ["verify", flag!, path!],
+        /^contractpin: link\.sarif: cannot write the report: it is a symbolic link, and contractpin does not write through one; nothing was written \(remove the link, or give another path\)\n$/,
+      );
+    }
+    refused(
+      ws,
+      ["verify", "--sarif", "out/new/../x.sarif"],
+      new RegExp(
+        `^contractpin: out/new/\\.\\./x\\.sarif: cannot write the report: ${ws.path("out").replace(/[.]/g, "\\.")} is a symbolic link, `,
+      ),
+    );
+    assert.equal(readFileSync(join(victim, "target"), "utf8"), "precious\n");
+    assert.deepEqual(readdirSync(victim), ["target"]);
+    // The job summary too: a warning, the verdict stands, the file it leads to stays.
+    symlinkSync(join(victim, "target"), ws.path("summary.md"));
+    const summary = runCli(["verify"], {
+      cwd: ws.dir,
+      env: { GITHUB_STEP_SUMMARY: ws.path("summary.md") },
+    });
+    assert.equal(summary.code, 0, summary.stderr);
+    assert.match(
+      summary.stderr,
+      /^contractpin: warning: \S+summary\.md: cannot write the job summary: it is a symbolic link, /m,
+    );
+    assert.equal(readFileSync(join(victim, "target"), "utf8"), "precious\n");
+    // A link above the project (the machine's own, as /tmp on macOS) is not the repository's: it is used.
+    const above = tempDir("contractpin-above-");
+    symlinkSync(ws.dir, join(above, "repo"));
+    const ok = runCli(["verify", "--sarif", join(above, "repo", "ok.sarif")], { cwd: ws.dir });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ws.read("ok.sarif")).version, "2.1.0");
+    // And a real folder of the project is fine.
+    mkdirSync(ws.path("reports"));
+    const inFolder = runCli(["verify", "--sarif", "reports/x.sarif"], { cwd: ws.dir });
+    assert.equal(inFolder.code, 0, inFolder.stderr);
+    assert.ok(existsSync(ws.path("reports/x.sarif")));
   });
 });

@@ -238,4 +238,42 @@ describe("wrap and unwrap plans", () => {
     );
     throwsCode(() => unwrapText('{"nothing": {}}'), "CONFIG_INVALID");
   });
+
+  for (const [file, text] of [
+    [
+      "mcp.json",
+      '{\n  "mcpServers": {\n    "a": { "command": "node", "args": ["a.js"] },\n    "b": { "command": "node", "args": ["b.js"] }\n  }\n}\n',
+    ],
+    [
+      "config.toml",
+      '[mcp_servers.a]\ncommand = "node"\nargs = ["a.js"]\n\n[mcp_servers.b]\ncommand = "node"\nargs = ["b.js"]\n',
+    ],
+  ] as const) {
+    it(`${file}: a file with a wrapped entry beside an unwrapped one is wrapped; the wrapped one stays byte for byte`, () => {
+      const all = lockFor(text, file);
+      const onlyA = { ...all, servers: { a: all.servers["a"]! } };
+      const first = wrapText(text, onlyA, file);
+      assert.deepEqual(
+        first.outcomes.map((o) => [o.name, o.action]),
+        [
+          ["a", "changed"],
+          ["b", "left"],
+        ],
+      );
+      const wrappedA = first.edits[0]!.text;
+      const second = wrapText(first.after, all, file);
+      assert.deepEqual(
+        second.outcomes.map((o) => [o.name, o.action, o.reason]),
+        [
+          ["a", "unchanged", "already wrapped"],
+          ["b", "changed", "wrapped"],
+        ],
+      );
+      assert.equal(second.edits.length, 1);
+      assert.ok(second.after.includes(wrappedA), "a's wrapped entry is kept as it was");
+      // The same file as wrapping both at once, and unwrap gives back the original bytes.
+      assert.equal(second.after, wrapText(text, all, file).after);
+      assert.equal(unwrapText(second.after, file).after, text);
+    });
+  }
 });

@@ -7,7 +7,14 @@
 // expressions. On a clean and on a drifting fixture.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { load } from "js-yaml";
@@ -275,5 +282,38 @@ describe("the GitHub Action, run as the runner runs it", () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.outputs["drift"], "false");
     assert.ok(existsSync(ws.path("a.sarif\ndrift=true")));
+  });
+
+  it("the sarif path is never followed through a symbolic link a pull request committed: a folder or the file, exit 2", () => {
+    const ws = pinnedRepo();
+    const victim = tempDir("contractpin-victim-");
+    writeFileSync(join(victim, "precious"), "kept\n");
+    symlinkSync(victim, ws.path("results"));
+    symlinkSync(join(victim, "precious"), ws.path("link.sarif"));
+    for (const sarif of [
+      "results/contractpin.sarif",
+      "results/new/contractpin.sarif",
+      ws.path("results/abs/contractpin.sarif"),
+    ]) {
+      const r = runAction(ws.dir, { sarif });
+      assert.equal(r.code, 2, `${sarif}: ${r.stdout}${r.stderr}`);
+      assert.match(
+        r.stdout,
+        /^::error title=contractpin::the sarif input's folder \S*results is a symbolic link; contractpin does not write through one$/m,
+      );
+      assert.deepEqual(readdirSync(victim), ["precious"], sarif);
+    }
+    const file = runAction(ws.dir, { sarif: "link.sarif" });
+    assert.equal(file.code, 2, file.stdout + file.stderr);
+    assert.equal(file.outputs["exit-code"], "2");
+    assert.match(file.stderr, /link\.sarif: cannot write the report: it is a symbolic link/);
+    assert.equal(readFileSync(join(victim, "precious"), "utf8"), "kept\n");
+    // Real folders are created as before, each one.
+    const ok = runAction(ws.dir, { sarif: "a/b/contractpin.sarif" });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.equal(
+      JSON.parse(readFileSync(ws.path("a/b/contractpin.sarif"), "utf8")).version,
+      "2.1.0",
+    );
   });
 });

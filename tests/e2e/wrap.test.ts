@@ -5,13 +5,24 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse as parseToml } from "smol-toml";
 import { stripJsonc } from "../../src/config/jsonc.js";
 import { fakeSecrets, FIXTURES, fixtureTree } from "../config/fixtures.js";
-import { atEnd } from "../helpers/cleanup.js";
+import { atEnd, tempDir } from "../helpers/cleanup.js";
 import { CLI, oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS, startEverythingHttp, type Running } from "../helpers/servers.js";
 
@@ -279,5 +290,96 @@ describe("wrap and unwrap", () => {
         await client.close();
       }
     }
+  });
+  it("a project wrap or unwrap is not led out of the project by a link; --user rewrites the real file, its backup beside it", () => {
+    // A user-level Cursor config of a home of its own, pinned by the lock.
+    const home = tempDir("contractpin-home-");
+    mkdirSync(join(home, ".cursor"));
+    const userFile = join(home, ".cursor", "mcp.json");
+    const original = `{"mcpServers": {"cursor-user-memory": {"command": "node", "args": [${JSON.stringify(SERVERS.memory)}]}}}\n`;
+    writeFileSync(userFile, original);
+    chmodSync(userFile, 0o600);
+    const real = realpathSync(userFile);
+    const homeEnv = { ...env, HOME: home, XDG_CONFIG_HOME: undefined, CODEX_HOME: undefined };
+    // One repository commits .cursor as a link to ~/.cursor, one .cursor/mcp.json as a link to the file.
+    const folderLink = tempDir("contractpin-repo-");
+    symlinkSync(join(home, ".cursor"), join(folderLink, ".cursor"));
+    const fileLink = tempDir("contractpin-repo-");
+    mkdirSync(join(fileLink, ".cursor"));
+    symlinkSync(userFile, join(fileLink, ".cursor", "mcp.json"));
+    const untouched = (why: string) => {
+      assert.equal(readFileSync(userFile, "utf8"), original, why);
+      assert.deepEqual(readdirSync(join(home, ".cursor")), ["mcp.json"], why);
+      assert.deepEqual(readdirSync(join(fileLink, ".cursor")), ["mcp.json"], why);
+    };
+    for (const repo of [folderLink, fileLink]) {
+      const link = join(repo, ".cursor", "mcp.json");
+      for (const args of [["wrap", "--lock", lock], ["unwrap"]]) {
+        const r = runCli(args, { cwd: repo, env: homeEnv });
+        assert.equal(r.code, 2, `${args[0]}: ${r.stdout}${r.stderr}`);
+        assert.ok(oneLine(r.stderr), r.stderr);
+        assert.equal(
+          r.stderr,
+          `contractpin: ${link} leads to ${real}, a user-level config; without --user, ${args[0]} rewrites only the project's configs (the project is ${realpathSync(repo)}); nothing was written; run with --user if you mean to rewrite it\n`,
+        );
+        untouched(`${args[0]} in ${repo}`);
+      }
+      const named = runCli(["wrap", "--from", ".cursor/mcp.json", "--lock", lock], {
+        cwd: repo,
+        env: homeEnv,
+      });
+      assert.equal(named.code, 2, named.stdout + named.stderr);
+      assert.match(
+        named.stderr,
+        /leads to .*; name that file with --from if you mean to rewrite it\n$/,
+      );
+      untouched(`wrap --from in ${repo}`);
+    }
+    // A link to a file that is no client's user config, outside the project.
+    const elsewhere = tempDir("contractpin-elsewhere-");
+    writeFileSync(join(elsewhere, "mcp.json"), original);
+    symlinkSync(join(elsewhere, "mcp.json"), join(fileLink, ".mcp.json"));
+    const outside = runCli(["wrap", "--lock", lock], { cwd: fileLink, env: homeEnv });
+    assert.equal(outside.code, 2, outside.stdout + outside.stderr);
+    assert.match(
+      outside.stderr,
+      /^contractpin: \S+\.mcp\.json leads to \S+mcp\.json, outside the project; without --user/,
+    );
+    assert.equal(readFileSync(join(elsewhere, "mcp.json"), "utf8"), original);
+    rmSync(join(fileLink, ".mcp.json"));
+    // The project is the home folder: ~/.cursor/mcp.json is the user's, not a project config.
+    const inHome = runCli(["wrap", "--lock", lock], { cwd: home, env: homeEnv });
+    assert.equal(inHome.code, 2, inHome.stdout + inHome.stderr);
+    assert.match(
+      inHome.stderr,
+      new RegExp(`^contractpin: .*mcp\\.json is a user-level config; .*run with --user`),
+    );
+    untouched("wrap in the home folder");
+
+    // --user means it: the real file is written (read once, though two paths lead to it),
+    // its backup beside it with its mode, and the output names it.
+    const wrap = runCli(["wrap", "--user", "--lock", lock], { cwd: fileLink, env: homeEnv });
+    assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
+    assert.equal(
+      wrap.stdout,
+      `${real}: wrapped 1; backup: ${real}${".contractpin-backup"}\n  wrapped       cursor-user-memory\n`,
+    );
+    assert.equal(readFileSync(`${real}.contractpin-backup`, "utf8"), original);
+    assert.equal(statSync(`${real}.contractpin-backup`).mode & 0o777, 0o600);
+    assert.equal(statSync(real).mode & 0o777, 0o600);
+    assert.deepEqual(
+      readdirSync(join(fileLink, ".cursor")),
+      ["mcp.json"],
+      "no backup in the repository",
+    );
+    const wrapped = readFileSync(real, "utf8");
+    assert.match(wrapped, /CONTRACTPIN_WRAPPED_ENTRY/);
+    // unwrap without --user is refused as wrap is; with it, the bytes come back.
+    assert.equal(runCli(["unwrap"], { cwd: folderLink, env: homeEnv }).code, 2);
+    assert.equal(readFileSync(real, "utf8"), wrapped);
+    const unwrap = runCli(["unwrap", "--user"], { cwd: folderLink, env: homeEnv });
+    assert.equal(unwrap.code, 0, unwrap.stdout + unwrap.stderr);
+    assert.match(unwrap.stdout, new RegExp(`^${real.replace(/[.]/g, "\\.")}: restored 1;`));
+    assert.equal(readFileSync(real, "utf8"), original);
   });
 });

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, linkSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +16,7 @@ import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
 import { validateLock } from "../../src/core/lock.js";
 import { parseJson } from "../../src/core/strict-json.js";
-import { writeFileAtomic, type AtomicWriteOps } from "../../src/io/lock-file.js";
+import { writeFileAtomic, writeReportAtomic, type AtomicWriteOps } from "../../src/io/lock-file.js";
 import { killAtEnd } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
@@ -174,5 +182,70 @@ describe("a writer killed mid-write", () => {
     // And the next run replaces the lock as usual.
     assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
     assert.match(ws.read(), /new_tool|"tool_count": 3/);
+  });
+});
+
+describe("report files are written as the lock is", () => {
+  it("SIGKILL while a SARIF report is half written: the old report stays whole; the next run replaces it, with a new inode", async () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    assert.equal(runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir }).code, 0);
+    const first = runCli(["verify", "--sarif", "out.sarif", "--json-file", "out.json"], {
+      cwd: ws.dir,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const old = readFileSync(ws.path("out.sarif"), "utf8");
+    JSON.parse(old);
+    ws.dump("docs.json", [...baseTools(), { name: "new_tool" }]);
+    const marker = ws.path("stalled");
+    const child = spawn(
+      process.execPath,
+      ["--require", STALL_HOOK, CLI, "verify", "--sarif", "out.sarif"],
+      {
+        cwd: ws.dir,
+        env: { ...process.env, STALL_MARKER: marker, STALL_MATCH: '"runs"' },
+        stdio: "ignore",
+      },
+    );
+    killAtEnd(child);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(marker) && child.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.ok(existsSync(marker), "the writer reached the write of the report");
+    child.kill("SIGKILL");
+    assert.equal(await exited, "SIGKILL");
+    assert.equal(readFileSync(ws.path("out.sarif"), "utf8"), old, "the report is untouched");
+    // Written again, the report is a new file: a hard link to the old one keeps the old text.
+    linkSync(ws.path("out.sarif"), ws.path("old.sarif"));
+    const ino = statSync(ws.path("out.sarif")).ino;
+    const again = runCli(["verify", "--sarif", "out.sarif"], { cwd: ws.dir });
+    assert.equal(again.code, 1, again.stderr);
+    assert.notEqual(statSync(ws.path("out.sarif")).ino, ino);
+    assert.equal(readFileSync(ws.path("old.sarif"), "utf8"), old);
+    assert.match(readFileSync(ws.path("out.sarif"), "utf8"), /new_tool/);
+  });
+});
+
+describe("writeReportAtomic", () => {
+  it("refuses a link at the file or in a folder below a base, whatever was checked before; writes a new file otherwise", async () => {
+    const ws = new Workspace();
+    const outside = new Workspace();
+    writeFileSync(outside.path("victim"), "precious\n");
+    symlinkSync(outside.path("victim"), ws.path("r.sarif"));
+    symlinkSync(outside.dir, ws.path("dir"));
+    for (const path of [ws.path("r.sarif"), ws.path("dir/new.sarif")]) {
+      await assert.rejects(writeReportAtomic(path, "x", "the report", [ws.dir]), (err) => {
+        assert.ok(isContractpinError(err, "REPORT_WRITE_FAILED"));
+        assert.match(err.message, /is a symbolic link/);
+        return true;
+      });
+    }
+    assert.deepEqual(readdirSync(outside.dir), ["victim"]);
+    assert.equal(readFileSync(outside.path("victim"), "utf8"), "precious\n");
+    await writeReportAtomic(ws.path("ok.sarif"), "ok\n", "the report", [ws.dir]);
+    assert.equal(readFileSync(ws.path("ok.sarif"), "utf8"), "ok\n");
   });
 });

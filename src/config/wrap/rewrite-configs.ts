@@ -1,5 +1,6 @@
 import path from "node:path";
 import { readIfPresent, type SelectedConfigs } from "../discover.js";
+import { realConfig, type ConfigScope } from "./config-scope.js";
 import { planFile, type FilePlan, type PlanContext, type WrapTarget } from "./plan.js";
 import { writeConfig } from "./write-config.js";
 
@@ -17,17 +18,22 @@ export interface RewriteOptions {
   home?: string;
   /** Plan only: write nothing (default false). */
   dryRun?: boolean;
+  /** Which files may be rewritten (projectDir and named come from this call's other options). */
+  scope: Omit<ConfigScope, "projectDir" | "named">;
 }
 
 /**
  * Wraps or unwraps the server entries of the selected config files. Every
- * file is read and planned before any is written, so a malformed file stops
- * the command before it changes anything. A file that holds no server list,
- * or (when discovered) does not exist, is passed over; the same path given
- * twice is read once.
+ * file is resolved to its real file (see config-scope.ts) and planned before
+ * any is written, so a malformed file or one outside the project stops the
+ * command before it changes anything. The real file is the one written and
+ * named in the plan, and its backup goes beside it. A file that holds no
+ * server list, or (when discovered) does not exist, is passed over; two
+ * paths of the same real file are read once.
  *
- * @throws ContractpinError CONFIG_INVALID for a file that cannot be read or
- *   parsed; CONFIG_CHANGED when a file changed while it was being rewritten.
+ * @throws ContractpinError USAGE for a file a project command may not rewrite;
+ *   CONFIG_INVALID for a file that cannot be read or parsed; CONFIG_CHANGED
+ *   when a file changed while it was being rewritten.
  */
 export async function rewriteConfigs(
   selected: SelectedConfigs,
@@ -40,14 +46,19 @@ export async function rewriteConfigs(
   };
   const planned: Array<{ plan: FilePlan; bytes: Uint8Array }> = [];
   const seen = new Set<string>();
+  const scope = { ...options.scope, projectDir: options.projectDir, named: selected.required };
   for (const file of selected.paths) {
-    const resolved = path.resolve(file);
+    const real = realConfig(file, scope);
+    const resolved = path.resolve(real);
     if (seen.has(resolved)) continue;
     seen.add(resolved);
-    const bytes = await readIfPresent(file, selected.required);
+    const bytes = await readIfPresent(real, selected.required);
     if (bytes === undefined) continue;
+    // Parsed under the name the client reads it by; written, and shown, as the real file.
     const plan = planFile(bytes, file, options.mode, ctx);
-    if (plan !== undefined) planned.push({ plan, bytes });
+    if (plan === undefined) continue;
+    if (resolved !== path.resolve(file)) plan.file = real;
+    planned.push({ plan, bytes });
   }
   const results: FileResult[] = [];
   for (const { plan, bytes } of planned) {
