@@ -21,7 +21,12 @@ export function exitForError(err: unknown, debug: boolean): { code: number; mess
   if (isContractpinError(err)) {
     // A server that could not be read while pinning, or refused a login, is the
     // server's failure (1), not contractpin's (2).
-    const code = ["SERVER_UNREADABLE", "AUTH_FAILED", "AUTH_REQUIRED"].includes(err.code)
+    const code = [
+      "SERVER_UNREADABLE",
+      "AUTH_FAILED",
+      "AUTH_REQUIRED",
+      "REGISTRY_UNREACHABLE",
+    ].includes(err.code)
       ? EXIT.DRIFT
       : EXIT.ERROR;
     const detail = ((err as { detail?: string[] }).detail ?? [])

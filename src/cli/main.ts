@@ -34,6 +34,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "re-pin some or all servers and show what changed",
     load: () => import("./commands/update.js"),
   },
+  outdated: {
+    summary: "list pinned package versions that have a newer release",
+    load: () => import("./commands/outdated.js"),
+  },
+  upgrade: {
+    summary: "compare a newer package version's contracts with the lock; --write takes it",
+    load: () => import("./commands/upgrade.js"),
+  },
   remove: { summary: "drop a server from the lock", load: () => import("./commands/remove.js") },
   diff: {
     summary: "compare two locks or dumps offline and show what changed",

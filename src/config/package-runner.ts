@@ -67,24 +67,32 @@ function findRunner(command: string[]): Runner | undefined {
   return undefined;
 }
 
+/** One package spec on a runner's command line, and where it is. */
+interface SpecAt {
+  spec: string;
+  /** The index in `rest` of the argument that holds it (whole, or after `--opt=`). */
+  index: number;
+}
+
 /** The package (or image) specs a runner is asked to run. */
-function packageSpecs({ ecosystem, rest }: Runner): string[] {
-  const named: string[] = [];
-  let positional: string | undefined;
+function packageSpecs({ ecosystem, rest }: Runner): SpecAt[] {
+  const named: SpecAt[] = [];
+  let positional: SpecAt | undefined;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const eq = /^(--?[^=]+)=(.*)$/s.exec(arg);
     if (arg === "--") {
-      positional = rest[i + 1];
+      if (i + 1 < rest.length) positional = { spec: rest[i + 1]!, index: i + 1 };
       break;
     } else if (eq) {
-      if (PACKAGE_OPTIONS[ecosystem].has(eq[1]!)) named.push(eq[2]!);
+      if (PACKAGE_OPTIONS[ecosystem].has(eq[1]!)) named.push({ spec: eq[2]!, index: i });
     } else if (PACKAGE_OPTIONS[ecosystem].has(arg)) {
-      named.push(rest[++i] ?? "");
+      i++;
+      named.push({ spec: rest[i] ?? "", index: i });
     } else if (VALUE_OPTIONS[ecosystem].has(arg)) {
       i++;
     } else if (!arg.startsWith("-")) {
-      positional = arg;
+      positional = { spec: arg, index: i };
       break;
     }
   }
@@ -153,7 +161,7 @@ function example(runner: Runner, spec: string): string {
 export function packageRunnerWarning(label: string, command: string[]): string | undefined {
   const runner = findRunner(command);
   if (runner === undefined) return undefined;
-  for (const spec of packageSpecs(runner)) {
+  for (const { spec } of packageSpecs(runner)) {
     const drift =
       runner.ecosystem === "npm"
         ? npmDrift(spec)
@@ -170,4 +178,90 @@ export function packageRunnerWarning(label: string, command: string[]): string |
     );
   }
   return undefined;
+}
+
+/** A package a stdio server's command runs through a package runner. */
+export interface RunnerPackage {
+  ecosystem: Ecosystem;
+  /** How the runner was invoked (`npx`, `pnpm dlx`). */
+  invocation: string;
+  /** The spec as written (`pkg@1.2.3`, `pkg==1.2.3`, `image:tag`). */
+  spec: string;
+  /** The package or image name, without its version. */
+  name: string;
+  /** The exact version pinned, or undefined when the spec pins none (or not exactly). */
+  version?: string;
+  /** The index in the command of the argument holding the spec. */
+  argIndex: number;
+  /** The registry the runner is told to use (`--registry URL`), if any. */
+  registry?: string;
+}
+
+/**
+ * The package a command runs through a package runner (the first one named),
+ * or undefined when the command is not a package runner or its package is a
+ * path, URL or git spec (no registry version to compare).
+ */
+export function runnerPackage(command: readonly string[]): RunnerPackage | undefined {
+  const runner = findRunner([...command]);
+  if (runner === undefined) return undefined;
+  const found = packageSpecs(runner)[0];
+  if (found === undefined) return undefined;
+  const { spec } = found;
+  const offset = command.length - runner.rest.length;
+  const registry = optionValue(runner.rest, "--registry");
+  const base = {
+    ecosystem: runner.ecosystem,
+    invocation: runner.invocation,
+    spec,
+    argIndex: offset + found.index,
+    ...(registry === undefined ? {} : { registry }),
+  };
+  const name = baseName(spec, runner.ecosystem);
+  switch (runner.ecosystem) {
+    case "npm": {
+      if (/^[./~]|:/.test(spec)) return undefined;
+      const version = npmDrift(spec) === undefined ? spec.slice(name.length + 1) : undefined;
+      return { ...base, name, ...(version === undefined ? {} : { version }) };
+    }
+    case "docker": {
+      if (dockerDrift(spec) !== undefined) return { ...base, name };
+      if (spec.includes("@sha256:")) return { ...base, name: spec.replace(/@sha256:.*$/, "") };
+      return { ...base, name, version: spec.slice(name.length + 1) };
+    }
+    default: {
+      if (/^[./~]|:\/\//.test(spec) || spec.startsWith("git+")) return undefined;
+      if (pythonDrift(spec) !== undefined) return { ...base, name };
+      const version = /(?:===?\s*|@)(\d[^,;*]*)$/.exec(spec)![1]!;
+      return { ...base, name, version };
+    }
+  }
+}
+
+/** The value of `--opt VALUE` or `--opt=VALUE` among the runner's own options. */
+function optionValue(rest: readonly string[], option: string): string | undefined {
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === option) return rest[i + 1];
+    if (arg.startsWith(`${option}=`)) return arg.slice(option.length + 1);
+    if (arg === "--" || !arg.startsWith("-")) break;
+  }
+  return undefined;
+}
+
+/**
+ * The command with the package's version replaced by `version`, every other
+ * argument as it was (`npx -y pkg@1.0.0 --flag` becomes `npx -y pkg@2.0.0 --flag`).
+ */
+export function withVersion(
+  command: readonly string[],
+  pkg: RunnerPackage,
+  version: string,
+): string[] {
+  const separator = pkg.ecosystem === "docker" ? ":" : pkg.ecosystem === "npm" ? "@" : "==";
+  const arg = command[pkg.argIndex]!;
+  const spec = `${pkg.name}${separator}${version}`;
+  const next = [...command];
+  next[pkg.argIndex] = arg.slice(0, arg.length - pkg.spec.length) + spec;
+  return next;
 }

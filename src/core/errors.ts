@@ -62,6 +62,9 @@ export type AuthErrorCode = "AUTH_REQUIRED" | "AUTH_FAILED" | "CREDENTIAL_STORE"
 /** Codes raised when importing MCP client config files (each is exit 2). */
 export type ConfigErrorCode = "CONFIG_INVALID" | "CONFIG_CONFLICT" | "CONFIG_CHANGED";
 
+/** Codes raised when a package registry is asked for versions (outdated, upgrade; exit 1). */
+export type RegistryErrorCode = "REGISTRY_UNREACHABLE";
+
 /** Codes raised at the edges: the command line and the files it names. */
 export type CliErrorCode =
   "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED" | "REPORT_WRITE_FAILED";
@@ -74,6 +77,7 @@ export type ErrorCode =
   | SourceErrorCode
   | AuthErrorCode
   | ConfigErrorCode
+  | RegistryErrorCode
   | CliErrorCode;
 
 /** An expected failure with a stable machine-readable code. */

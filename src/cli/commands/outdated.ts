@@ -1,0 +1,71 @@
+import { findOutdated, outdatedExitCode } from "../../engine/outdated.js";
+import { readLock } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import {
+  knownServers,
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  lockPath,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+} from "../common.js";
+import type { Io } from "../io.js";
+import { renderOutdatedJson, renderOutdatedText } from "../render/outdated-text.js";
+
+export const help = `Usage: contractpin outdated [NAME...] [--json] [options]
+
+For each pinned stdio server (or only the named ones) that runs a package
+through a package runner (npx, npm exec, pnpm dlx, yarn dlx, bunx), asks the
+registry npm's configuration names for it the newest version, the way npx
+will when the server starts: the registry for the package's scope and its
+credential, from the npm_config_* variables of the server's env entry, the
+.npmrc of its working directory (npm's project), the user's (in the HOME the
+server gets) and the global one, or the runner's own --registry. All
+registries are asked at once.
+
+Prints one line per server: pinned and newer, pinned and newest, or not
+pinned (npx -y pkg) with the version that runs now. A registry that cannot be
+reached is said so for that server, never "up to date"; uvx, pipx and docker
+are listed as not checked (not supported yet). Servers reached over HTTP or
+read from a dump have no version and are listed as such.
+
+Options:
+  --json               print a JSON report ({ exit_code, servers: [...] })
+${LOCK_HELP}
+${READ_HELP}
+  --help               show this help
+
+Exit codes:
+  0  nothing pinned has a newer version
+  1  a newer version exists, or a registry could not be asked (or not yet)
+  2  contractpin could not run: bad arguments, an unknown NAME, a missing or
+     corrupt lock
+
+Examples:
+  contractpin outdated
+  contractpin outdated filesystem --json
+  contractpin outdated --lock ci/contractpin.lock --timeout 10
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "outdated",
+    args,
+    { ...LOCK_OPTIONS, ...READ_OPTIONS, json: { type: "boolean" } },
+    Infinity,
+  );
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, values, io);
+  const lock = await readLock(lockFile);
+  const names =
+    positionals.length > 0 ? [...new Set(positionals)] : Object.keys(lock.servers).sort();
+  knownServers(names, lock.servers, lockFile);
+  const entries = await findOutdated(names, lock.servers, ctx, concurrency);
+  io.signal?.throwIfAborted();
+  const exitCode = outdatedExitCode(entries);
+  await io.out(
+    values.json === true ? renderOutdatedJson(entries, exitCode) : renderOutdatedText(entries),
+  );
+  return exitCode;
+}

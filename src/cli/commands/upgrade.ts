@@ -1,0 +1,177 @@
+import { verifyExitCode } from "../../core/compare.js";
+import { ContractpinError } from "../../core/errors.js";
+import { notUpgradable, readCandidates, validTarget } from "../../engine/upgrade.js";
+import { findOutdated } from "../../engine/outdated.js";
+import { readLock } from "../../io/lock-file.js";
+import { parseCommandArgs } from "../args.js";
+import {
+  knownServers,
+  LOCK_HELP,
+  LOCK_OPTIONS,
+  lockPath,
+  READ_HELP,
+  READ_OPTIONS,
+  readContext,
+  repeatCount,
+  REPEAT_HELP,
+  REPEAT_OPTIONS,
+  SNAPSHOT_HELP,
+  SNAPSHOT_OPTIONS,
+} from "../common.js";
+import { EXIT } from "../exit-code.js";
+import type { Io } from "../io.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { lockInputs, refuseClobber } from "../report-targets.js";
+import { displayName, sanitizeLine } from "../render/style.js";
+import { writeUpgrade } from "../upgrade-write.js";
+
+export const help = `Usage: contractpin upgrade NAME... [--to VERSION] [--write] [options]
+       contractpin upgrade --all [--write] [options]
+
+For each named server that runs an npm package through a package runner
+(npx, npm exec, pnpm dlx, yarn dlx, bunx), takes the candidate version (--to,
+else the one the registry's 'latest' tag names, asked as 'contractpin
+outdated' asks), reads the server with that version exactly as verify reads a
+pinned server, and prints verify's report of the pinned contract against the
+candidate's, in the same formats. Nothing is written without --write.
+
+With --write, and only when every candidate was read, the lock's command,
+the pin and the snapshots change together, and so does the version in each
+client config entry that defines what the lock pins under that name (the
+project's .mcp.json, .vscode/mcp.json, .cursor/mcp.json; --config names
+others, --user adds the user-level ones), with the file rules of wrap:
+comments and layout kept, a backup beside it, an atomic write.
+
+Options:
+  --all                every server 'contractpin outdated' lists as outdated
+  --to VERSION         the version to read instead of the newest (one exact version)
+  --write              take the candidates: rewrite the lock, snapshots and configs
+  --config PATH        also bump the version in this client config (repeatable)
+  --user               also the user-level client configs
+${REPORT_HELP}
+${REPEAT_HELP}
+${SNAPSHOT_HELP}
+${LOCK_HELP}
+${READ_HELP}
+  --help               show this help
+
+Exit codes:
+  0  every candidate's contract equals the pin, or --write took them
+  1  a candidate's contract differs (nothing written without --write), or a
+     candidate could not be looked up, started or read (nothing written)
+  2  contractpin could not run: bad arguments, an unknown NAME, a server that
+     runs no npm package, a missing or corrupt lock
+
+Examples:
+  contractpin upgrade filesystem
+  contractpin upgrade filesystem --to 2026.8.31 --write
+  contractpin upgrade --all --write --format markdown --output upgrade.md
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "upgrade",
+    args,
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      ...REPORT_OPTIONS,
+      ...REPEAT_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
+      all: { type: "boolean" },
+      to: { type: "string" },
+      write: { type: "boolean" },
+      config: { type: "string", multiple: true },
+      user: { type: "boolean" },
+    },
+    Infinity,
+  );
+  const usage = (message: string) =>
+    new ContractpinError("USAGE", `${message} (see 'contractpin upgrade --help')`);
+  const all = values.all === true;
+  if (all === positionals.length > 0) throw usage("upgrade needs server NAMEs or --all");
+  if (values.to !== undefined && (all || positionals.length > 1 || !validTarget(values.to))) {
+    throw usage("--to takes one exact version (1.2.3) and one server NAME");
+  }
+  const reports = reportRequest(values, "upgrade");
+  const repeat = repeatCount(values);
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, values, io);
+  const lock = await readLock(lockFile);
+  refuseClobber(reports, lockInputs(lockFile), "upgrade");
+  let names = [...new Set(positionals)];
+  knownServers(names, lock.servers, lockFile);
+  for (const name of names) {
+    const why = notUpgradable(lock.servers[name]!);
+    if (why !== undefined) throw usage(`server ${displayName(name)} cannot be upgraded: ${why}`);
+  }
+  if (all) {
+    const entries = await findOutdated(
+      Object.keys(lock.servers).sort(),
+      lock.servers,
+      ctx,
+      concurrency,
+    );
+    // An unsupported runner is named, never passed over in silence; a registry that
+    // could not be asked is read as a candidate again, so that it fails the run (exit 1).
+    for (const e of entries)
+      if (e.status === "unsupported")
+        ctx.warn(`${e.name}: not checked: ${e.pkg.invocation}: ecosystem not supported yet`);
+    names = entries
+      .filter((e) => e.status === "outdated" || e.status === "unreachable")
+      .map((e) => e.name);
+  }
+  const candidates = await readCandidates(names, lock.servers, ctx, concurrency, values.to);
+  io.signal?.throwIfAborted();
+  for (const c of candidates) {
+    await io.err(
+      `contractpin: ${displayName(c.name)}: ${sanitizeLine(`${c.pkg.name} ${c.from ?? "(not pinned)"} -> ${c.to}`)}\n`,
+    );
+  }
+  if (candidates.length === 0) {
+    await io.err(
+      "contractpin: every selected server is at the candidate version; nothing to upgrade\n",
+    );
+    return EXIT.OK;
+  }
+  const verified = candidates.map((c) => c.verified);
+  const findings = verified.map((v) => v.finding);
+  const differs = verifyExitCode(findings);
+  const moved = findings.some(
+    (f) => f.status === "unreachable" || f.tools.some((t) => t.status !== "unchanged"),
+  );
+  const explained = moved
+    ? await (
+        await import("../../engine/explain.js")
+      ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
+    : undefined;
+  const unreadable = findings.some((f) => f.status === "unreachable");
+  const write = values.write === true && !unreadable;
+  const exitCode = write ? EXIT.OK : differs;
+  await writeReports(
+    {
+      lockFile,
+      findings,
+      exitCode,
+      allowNew: false,
+      verbose: false,
+      ...(explained === undefined ? {} : { explained }),
+    },
+    reports,
+    io,
+  );
+  if (values.write === true && unreadable) {
+    await io.err("contractpin: a candidate could not be read; nothing was written\n");
+  }
+  if (!write) return exitCode;
+  await writeUpgrade(lockFile, lock, candidates, {
+    ctx,
+    concurrency,
+    repeat,
+    snapshot: values["no-snapshot"] !== true,
+    configs: values.config,
+    user: values.user === true,
+    io,
+  });
+  return EXIT.OK;
+}

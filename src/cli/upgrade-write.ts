@@ -1,0 +1,115 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { ContractpinError } from "../core/errors.js";
+import { setMember } from "../core/json-value.js";
+import { timestamp, type Lock, type PinnedServer } from "../core/lock.js";
+import type { ServerSource } from "../core/server-source.js";
+import { pinAll } from "../engine/repin.js";
+import type { UpgradeCandidate } from "../engine/upgrade.js";
+import { readLock, writeLock } from "../io/lock-file.js";
+import { recordSnapshots } from "../io/snapshot-file.js";
+import type { ReadContext } from "../sources/read-tools.js";
+import { warner } from "./common.js";
+import type { Io } from "./io.js";
+import { displayName } from "./render/style.js";
+
+/** How the upgrade is written. */
+export interface UpgradeWrite {
+  ctx: ReadContext;
+  concurrency: number;
+  repeat: number;
+  snapshot: boolean;
+  /** Config files named with --config. */
+  configs: string[] | undefined;
+  user: boolean;
+  io: Io;
+}
+
+/**
+ * Takes the candidates: pins each through the engine's pin path (so the lock
+ * and snapshots hold whatever the engine pins), refuses when a pin differs
+ * from the contract the report just showed (a server that changed between
+ * the reads), then writes the lock, its snapshots, and the version in the
+ * client config entries that define what the lock pinned.
+ *
+ * @throws ContractpinError SERVER_UNREADABLE (exit 1, nothing written) when a
+ *   read fails or differs from the one reported.
+ */
+export async function writeUpgrade(
+  lockFile: string,
+  lock: Lock,
+  candidates: readonly UpgradeCandidate[],
+  w: UpgradeWrite,
+): Promise<void> {
+  const requests = candidates.map((c) => ({ name: c.name, source: c.source }));
+  const pinned = await pinAll(requests, w.ctx, w.concurrency, w.repeat);
+  for (const c of candidates) {
+    if (pinned.get(c.name)!.server.digest !== c.verified.finding.liveDigest) {
+      throw new ContractpinError(
+        "SERVER_UNREADABLE",
+        `server ${c.name}: ${c.pkg.name}@${c.to} served other tools when it was read again to be pinned; nothing was written`,
+      );
+    }
+  }
+  // The configs are planned before anything is written: a config that cannot be bumped stops the upgrade.
+  const configs = await planConfigs(lock, candidates, w);
+  const servers: Record<string, PinnedServer> = { ...lock.servers };
+  for (const [name, { server }] of pinned) setMember(servers, name, server);
+  await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, lock, {
+    signal: w.io.signal,
+  });
+  if (w.snapshot) {
+    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+      create: true,
+      warn: warner(w.io),
+    });
+  }
+  const { writeConfig } = await import("../config/wrap/write-config.js");
+  for (const { plan, bytes } of configs) {
+    if (plan.after !== plan.before) await writeConfig(plan.file, bytes, plan.after);
+    for (const name of plan.changed)
+      await w.io.out(`bumped ${displayName(name)} in ${plan.file}\n`);
+    for (const left of plan.left) {
+      await w.io.err(
+        `contractpin: warning: left ${displayName(left.name)} in ${plan.file}: ${left.reason}\n`,
+      );
+    }
+  }
+  await w.io.out(`wrote ${lockFile}\n`);
+}
+
+async function planConfigs(lock: Lock, candidates: readonly UpgradeCandidate[], w: UpgradeWrite) {
+  const { readIfPresent, selectConfigs } = await import("../config/discover.js");
+  const { planBump } = await import("../config/wrap/bump-version.js");
+  const projectDir = process.cwd();
+  const home = homedir();
+  const discovered = selectConfigs(undefined, w.user, { projectDir, home });
+  const files = [
+    ...(w.configs ?? []).map((path) => ({ path, required: true })),
+    ...discovered.paths.map((path) => ({ path, required: false })),
+  ];
+  const after: Record<string, ServerSource> = {};
+  const args: Record<string, { from: string; to: string }> = {};
+  for (const c of candidates) {
+    const from = (lock.servers[c.name] as { command: string[] }).command[c.pkg.argIndex]!;
+    const to = (c.source as { command: string[] }).command[c.pkg.argIndex]!;
+    after[c.name] = c.source;
+    args[c.name] = { from, to };
+  }
+  const seen = new Set<string>();
+  const plans = [];
+  for (const { path, required } of files) {
+    if (seen.has(resolve(path))) continue;
+    seen.add(resolve(path));
+    const bytes = await readIfPresent(path, required);
+    if (bytes === undefined) continue;
+    const plan = planBump(
+      bytes,
+      path,
+      { before: lock, after, args },
+      { projectDir, home, required },
+    );
+    if (plan !== undefined) plans.push({ plan, bytes });
+  }
+  return plans;
+}

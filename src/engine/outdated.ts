@@ -1,0 +1,94 @@
+import { homedir } from "node:os";
+import { runnerPackage, type RunnerPackage } from "../config/package-runner.js";
+import type { PinnedServer } from "../core/lock.js";
+import { failureLines } from "./failure.js";
+import { mapConcurrent } from "./concurrency.js";
+import { loadNpmConfig } from "../registry/npmrc.js";
+import { npmVersions, type PackageVersions } from "../registry/npm.js";
+import { compareVersions } from "../registry/versions.js";
+import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
+
+/** What `outdated` found for one server. */
+export type OutdatedEntry = { name: string } & (
+  | { status: "outdated"; pkg: RunnerPackage; current: string; latest: string; registry: string }
+  | { status: "current"; pkg: RunnerPackage; current: string; latest: string; registry: string }
+  | { status: "unpinned"; pkg: RunnerPackage; latest: string; registry: string }
+  /** The registry could not be asked: never "up to date". */
+  | { status: "unreachable"; pkg: RunnerPackage; reason: string }
+  /** A runner whose registry contractpin cannot ask yet: not checked, never "up to date". */
+  | { status: "unsupported"; pkg: RunnerPackage }
+  /** No package runner (an HTTP server, a dump, a plain command): no version to compare. */
+  | { status: "no-package" }
+);
+
+/** How registries are asked. */
+export interface LookupContext {
+  lockDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The package a pinned server runs through a package runner, if any. */
+export function serverPackage(server: PinnedServer): RunnerPackage | undefined {
+  return server.transport === "stdio" ? runnerPackage(server.command) : undefined;
+}
+
+/**
+ * Asks a package's registry for the versions it offers, as the runner itself
+ * would when the server starts: npm's configuration is read with the
+ * environment and working directory the server is started with
+ * (stdioSpawnSpec: the server's own env entries, and only the few variables
+ * every server inherits, HOME among them), so the registry, scope and
+ * credential are the ones npx will use, not contractpin's own npm_config_*.
+ */
+export async function lookupVersions(
+  pkg: RunnerPackage,
+  server: PinnedServer,
+  ctx: LookupContext,
+): Promise<PackageVersions> {
+  if (server.transport !== "stdio") throw new Error("lookupVersions: not a stdio server");
+  const spawn = stdioSpawnSpec(server, ctx);
+  const config = loadNpmConfig(spawn.cwd, spawn.env, spawn.env["HOME"] ?? homedir());
+  return npmVersions(pkg.name, config, {
+    ...(pkg.registry === undefined ? {} : { registry: pkg.registry }),
+    timeoutMs: ctx.timeoutMs,
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+  });
+}
+
+/**
+ * The newest version each named server's registry offers, all registries
+ * asked at once (up to `concurrency`). Only npm runners are asked; uvx, pipx
+ * and docker are `unsupported` (listed, and failing closed).
+ */
+export async function findOutdated(
+  names: readonly string[],
+  servers: Readonly<Record<string, PinnedServer>>,
+  ctx: LookupContext,
+  concurrency: number,
+): Promise<OutdatedEntry[]> {
+  return mapConcurrent(names, concurrency, async (name): Promise<OutdatedEntry> => {
+    const server = servers[name]!;
+    const pkg = serverPackage(server);
+    if (pkg === undefined) return { name, status: "no-package" };
+    if (pkg.ecosystem !== "npm") return { name, status: "unsupported", pkg };
+    let found: PackageVersions;
+    try {
+      found = await lookupVersions(pkg, server, ctx);
+    } catch (err) {
+      ctx.signal?.throwIfAborted();
+      return { name, status: "unreachable", pkg, reason: failureLines(err).message };
+    }
+    const { latest, registry } = found;
+    if (pkg.version === undefined) return { name, status: "unpinned", pkg, latest, registry };
+    const status = compareVersions(latest, pkg.version) > 0 ? "outdated" : "current";
+    return { name, status, pkg, current: pkg.version, latest, registry };
+  });
+}
+
+/** 1 when a server has a newer version, or its registry could not be asked (fail closed); else 0. */
+export function outdatedExitCode(entries: readonly OutdatedEntry[]): 0 | 1 {
+  const failing = new Set(["outdated", "unreachable", "unsupported"]);
+  return entries.some((e) => failing.has(e.status)) ? 1 : 0;
+}

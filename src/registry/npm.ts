@@ -1,0 +1,123 @@
+import { ContractpinError } from "../core/errors.js";
+import { readAtMost } from "../io/read-body.js";
+import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
+import { EXACT_VERSION, newestOf } from "./versions.js";
+
+/** The most bytes of a package's metadata read (a popular package's abbreviated document is a few MiB). */
+const MAX_METADATA_BYTES = 64 * 1024 * 1024;
+
+/** What a registry says of a package: the version `latest` names, and every version published. */
+export interface PackageVersions {
+  /** The registry asked, for the report (never with credentials). */
+  registry: string;
+  latest: string;
+  versions: string[];
+}
+
+/**
+ * Asks the registry npm would use for `name` (registryFor, or `registry` when
+ * the runner names one) for its versions, with npm's credentials for that
+ * registry, the way `npm view` asks: a GET of the abbreviated metadata. A
+ * version the registry gives that is not an exact semver version is refused:
+ * it would go into a command line.
+ *
+ * @throws ContractpinError REGISTRY_UNREACHABLE (the registry could not be
+ *   reached, answered an error, or sent something that is not package metadata).
+ */
+export async function npmVersions(
+  name: string,
+  config: NpmConfig,
+  options: { registry?: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<PackageVersions> {
+  const registry = options.registry ?? registryFor(config, name);
+  const base = registry.endsWith("/") ? registry : `${registry}/`;
+  const shown = redactUrl(base);
+  const fail = (why: string, cause?: unknown) =>
+    new ContractpinError(
+      "REGISTRY_UNREACHABLE",
+      `registry ${shown}: ${why}`,
+      cause === undefined ? {} : { cause },
+    );
+  let url: URL;
+  try {
+    url = new URL(name.replace("/", "%2f"), base);
+  } catch {
+    throw fail("not a URL");
+  }
+  const auth = authorizationFor(config, base);
+  const signals = [AbortSignal.timeout(options.timeoutMs)];
+  if (options.signal !== undefined) signals.push(options.signal);
+  let body: Uint8Array | undefined;
+  try {
+    const response = await fetch(url, {
+      headers: {
+        accept: "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8",
+        ...(auth === undefined ? {} : { authorization: auth }),
+      },
+      redirect: "follow",
+      signal: AbortSignal.any(signals),
+    });
+    if (response.status === 404) throw fail(`has no package ${name}`);
+    if (response.status === 401 || response.status === 403) {
+      throw fail(
+        `refused ${name} (HTTP ${response.status}); ${auth === undefined ? "no credential for it in npm's configuration" : "the credential in npm's configuration was refused"}`,
+      );
+    }
+    if (!response.ok) throw fail(`answered HTTP ${response.status} for ${name}`);
+    body =
+      response.body === null
+        ? new Uint8Array()
+        : await readAtMost(response.body, MAX_METADATA_BYTES);
+  } catch (err) {
+    options.signal?.throwIfAborted();
+    if (err instanceof ContractpinError) throw err;
+    const timedOut = err instanceof Error && err.name === "TimeoutError";
+    // fetch's own message says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND).
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw fail(
+      timedOut
+        ? `no answer within ${options.timeoutMs / 1000} s`
+        : (cause?.code ?? cause?.message ?? String(err)),
+      err,
+    );
+  }
+  if (body === undefined)
+    throw fail(`the metadata of ${name} is over ${MAX_METADATA_BYTES / 1024 / 1024} MiB`);
+  return { registry: shown, ...parseMetadata(body, name, fail) };
+}
+
+function parseMetadata(
+  body: Uint8Array,
+  name: string,
+  fail: (why: string) => ContractpinError,
+): { latest: string; versions: string[] } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(Buffer.from(body).toString("utf8"));
+  } catch {
+    throw fail(`sent metadata for ${name} that is not JSON`);
+  }
+  const d = doc as { "dist-tags"?: { latest?: unknown }; versions?: unknown };
+  const versions =
+    typeof d.versions === "object" && d.versions !== null ? Object.keys(d.versions) : [];
+  const exact = versions.filter((v) => EXACT_VERSION.test(v));
+  const latest = d["dist-tags"]?.latest;
+  if (typeof latest === "string" && EXACT_VERSION.test(latest)) return { latest, versions: exact };
+  // No usable `latest` tag: npm then takes the newest release.
+  const newest = newestOf(exact);
+  if (newest === undefined) throw fail(`lists no version of ${name}`);
+  return { latest: newest, versions: exact };
+}
+
+/** A registry URL as shown: without a user name or password it may hold. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    return u.href;
+  } catch {
+    return "(not a URL)";
+  }
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { oneLine, runCli } from "../helpers/cli.js";
+import { closedRegistry, startRegistry, type LocalRegistry } from "../helpers/registry.js";
+import { Workspace } from "../helpers/workspace.js";
+import { cleanUp } from "../helpers/cleanup.js";
+
+// outdated and upgrade against a real npm registry (verdaccio) on loopback:
+// the fixture server is published there in two versions whose contracts
+// differ, and npx installs it from there (HOME's .npmrc names the registry,
+// a temporary cache keeps the machine's own out of it). Nothing reaches the
+// public registry.
+const PKG = "contractpin-fixture-server";
+const SCOPED = "@private/fixture-server";
+let registry: LocalRegistry;
+let down: string;
+
+before(async () => {
+  registry = await startRegistry();
+  down = await closedRegistry();
+  registry.publish(PKG, "1.0.0", "1.0.0");
+  registry.publish(PKG, "1.1.0", "1.1.0");
+  registry.publish(SCOPED, "2.0.0", "1.0.0");
+  registry.publish(SCOPED, "2.1.0", "1.1.0");
+});
+after(() => cleanUp());
+
+/** A project whose .mcp.json runs the fixture at `version` through npx, pinned with init. */
+function project(
+  spec = `${PKG}@1.0.0`,
+  npmrc?: string,
+): { ws: Workspace; env: Record<string, string> } {
+  const ws = new Workspace();
+  const home = ws.path("home");
+  mkdirSync(home);
+  writeFileSync(
+    join(home, ".npmrc"),
+    npmrc ??
+      `registry=${registry.url}\n${authLine()}\ncache=${join(home, "npm-cache")}\nupdate-notifier=false\n`,
+  );
+  ws.write(
+    ".mcp.json",
+    `{
+  // the dictionary server, pinned
+  "mcpServers": {
+    "dict": { "command": "npx", "args": ["-y", "${spec}"] }
+  }
+}
+`,
+  );
+  const env = { HOME: home, npm_config_userconfig: "", npm_config_registry: "" };
+  const init = runCli(["init"], { cwd: ws.dir, env });
+  assert.equal(init.code, 0, init.stderr);
+  return { ws, env };
+}
+
+function authLine(): string {
+  return `${registry.url.replace(/^http:/, "")}:_authToken=${registry.token}`;
+}
+
+describe("outdated", () => {
+  test("a pinned npx server with a newer version on its registry: the line names both, exit 1", () => {
+    const { ws, env } = project();
+    const r = runCli(["outdated"], { cwd: ws.dir, env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, `dict: ${PKG} 1.0.0 -> 1.1.0 is newer (${registry.url})\n`);
+    const json = runCli(["outdated", "--json"], { cwd: ws.dir, env });
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout).servers, [
+      {
+        name: "dict",
+        status: "outdated",
+        package: PKG,
+        runner: "npx",
+        ecosystem: "npm",
+        current: "1.0.0",
+        latest: "1.1.0",
+        registry: registry.url,
+      },
+    ]);
+  });
+
+  test("an unpinned server is listed with the version that runs now, exit 0; the newest pinned is exit 0", () => {
+    const unpinned = project(PKG);
+    const r = runCli(["outdated"], { cwd: unpinned.ws.dir, env: unpinned.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^dict: contractpin-fixture-server is not pinned: npx runs the newest, now 1\.1\.0 /,
+    );
+    const newest = project(`${PKG}@1.1.0`);
+    const n = runCli(["outdated"], { cwd: newest.ws.dir, env: newest.env });
+    assert.equal(n.code, 0, n.stderr);
+    assert.match(n.stdout, /^dict: contractpin-fixture-server 1\.1\.0 is the newest /);
+  });
+
+  test("a scoped package on the registry a project .npmrc names, with its token; an unreachable registry fails closed", () => {
+    const { ws, env } = project(`${SCOPED}@2.0.0`);
+    // From now on the user's default registry cannot be reached; only the scope's is.
+    writeFileSync(join(env.HOME!, ".npmrc"), `registry=${down}\n`);
+    ws.write(".npmrc", `@private:registry=${registry.url}\n${authLine()}\n`);
+    const lock = JSON.parse(ws.read());
+    lock.servers.other = { ...lock.servers.dict, command: ["npx", "-y", `${PKG}@1.0.0`] };
+    ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
+    const r = runCli(["outdated"], { cwd: ws.dir, env });
+    assert.equal(r.code, 1, r.stderr);
+    const [dict, other] = r.stdout.trimEnd().split("\n");
+    assert.equal(dict, `dict: ${SCOPED} 2.0.0 -> 2.1.0 is newer (${registry.url})`);
+    assert.match(
+      other!,
+      /^other: contractpin-fixture-server not checked: registry http:\/\/127\.0\.0\.1:\d+\/: ECONNREFUSED$/,
+    );
+    // Without the token the private scope is refused, and said so; the token is never printed.
+    ws.write(".npmrc", `@private:registry=${registry.url}\n`);
+    const refused = runCli(["outdated", "dict"], { cwd: ws.dir, env });
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stdout,
+      /refused @private\/fixture-server \(HTTP 401\); no credential for it/,
+    );
+    for (const out of [r, refused]) assert.ok(!(out.stdout + out.stderr).includes(registry.token));
+  });
+});
+
+describe("upgrade", () => {
+  test("prints verify's report of the pin against the candidate and writes nothing (exit 1)", () => {
+    const { ws, env } = project();
+    const lockBefore = ws.read();
+    const configBefore = ws.read(".mcp.json");
+    const r = runCli(["upgrade", "dict"], { cwd: ws.dir, env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /dict: contractpin-fixture-server 1\.0\.0 -> 1\.1\.0/);
+    assert.match(r.stdout, /drift/);
+    assert.match(r.stdout, /lookup/);
+    assert.match(r.stdout, /define/);
+    assert.match(r.stdout, /webhook/);
+    const json = runCli(["upgrade", "dict", "--json"], { cwd: ws.dir, env });
+    assert.equal(json.code, 1);
+    const tools = JSON.parse(json.stdout).servers[0].tools.map(
+      (t: { name: string; status: string }) => [t.name, t.status],
+    );
+    assert.deepEqual(tools.sort(), [
+      ["define", "added"],
+      ["lookup", "drifted"],
+    ]);
+    assert.equal(ws.read(), lockBefore);
+    assert.equal(ws.read(".mcp.json"), configBefore);
+  });
+
+  test("--write changes the lock's command, the pin, the snapshots and .mcp.json together; verify then passes", () => {
+    const { ws, env } = project();
+    const r = runCli(["upgrade", "dict", "--write"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    const lock = JSON.parse(ws.read());
+    assert.deepEqual(lock.servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+    assert.deepEqual(Object.keys(lock.servers.dict.tools).sort(), ["define", "lookup"]);
+    const snapshot = ws.read("contractpin.contracts.json");
+    assert.match(snapshot, /webhook/);
+    assert.equal(
+      ws.read(".mcp.json"),
+      `{
+  // the dictionary server, pinned
+  "mcpServers": {
+    "dict": { "command": "npx", "args": ["-y", "${PKG}@1.1.0"] }
+  }
+}
+`,
+    );
+    const verify = runCli(["verify"], { cwd: ws.dir, env });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    // init reads the bumped config as the lock now pins it.
+    const again = runCli(["upgrade", "dict"], { cwd: ws.dir, env });
+    assert.equal(again.code, 0, again.stderr);
+  });
+
+  test("a version that does not exist: exit 1 with the reason, nothing written", () => {
+    const { ws, env } = project();
+    const lockBefore = ws.read();
+    const r = runCli(["upgrade", "dict", "--to", "9.9.9", "--write"], { cwd: ws.dir, env });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /contractpin-fixture-server@9\.9\.9 is not on http:\/\/127\.0\.0\.1:\d+\//,
+    );
+    assert.match(r.stderr, /nothing was written/);
+    assert.equal(ws.read(), lockBefore);
+  });
+
+  test("--to the pinned contract's own version again is nothing to do; a bad --to is exit 2", () => {
+    const { ws, env } = project();
+    const same = runCli(["upgrade", "dict", "--to", "1.0.0"], { cwd: ws.dir, env });
+    assert.equal(same.code, 0, same.stderr);
+    const bad = runCli(["upgrade", "dict", "--to", "latest; rm -rf /"], { cwd: ws.dir, env });
+    assert.equal(bad.code, 2);
+    assert.ok(oneLine(bad.stderr), bad.stderr);
+  });
+
+  test("--all --write takes every outdated server; a candidate whose registry is unreachable writes nothing", () => {
+    const { ws, env } = project();
+    const r = runCli(["upgrade", "--all", "--write", "--format", "markdown"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /define/);
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+    const offline = project();
+    writeFileSync(join(offline.env.HOME!, ".npmrc"), `registry=${down}\n`);
+    const lockBefore = offline.ws.read();
+    const d = runCli(["upgrade", "--all", "--write"], { cwd: offline.ws.dir, env: offline.env });
+    assert.equal(d.code, 1, d.stderr);
+    assert.match(d.stdout, /ECONNREFUSED/);
+    assert.equal(offline.ws.read(), lockBefore);
+    assert.equal(readFileSync(offline.ws.path(".mcp.json"), "utf8").includes("@1.0.0"), true);
+  });
+});
