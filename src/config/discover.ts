@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { canonicalize } from "../core/canonical-json.js";
 import { configConflict, configInvalid } from "./config-error.js";
 import { detectFormat } from "./formats.js";
 import {
@@ -177,7 +178,7 @@ export async function importConfigs(
 function merge(results: ImportResult[], files: string[]): ImportedConfigs {
   const disabled = new Set(results.flatMap((r) => r.disabledProjectServers));
   const merged: ImportedConfigs = { servers: [], skipped: [], warnings: [], files };
-  const origin = new Map<string, string>();
+  const origin = new Map<string, ImportedServer>();
   for (const result of results) {
     merged.skipped.push(...result.skipped);
     const off = result.servers.filter(
@@ -193,18 +194,36 @@ function merge(results: ImportResult[], files: string[]): ImportedConfigs {
       }
       const first = origin.get(server.name);
       if (first !== undefined) {
+        // A team using two clients defines one server in both files: that is one server.
+        const differs = differingKey(first, server);
+        if (differs === undefined) continue;
         throw configConflict(
-          `server ${server.name} is defined in both ${first} and ${server.file}; the lock's ` +
-            "server names are the configs' names, so rename it in one of the files " +
-            "(or import one file with --from)",
+          `server ${server.name} is defined differently in ${first.file} and ${server.file} ` +
+            `(its ${differs} differs); the lock's server names are the configs' names, so make ` +
+            "the two definitions the same, rename it in one of the files, or import one file with --from",
         );
       }
-      origin.set(server.name, server.file);
+      origin.set(server.name, server);
       merged.servers.push(server);
     }
   }
   merged.warnings.push(...sharedVariables(merged.servers));
   return merged;
+}
+
+/**
+ * The first key in which two imported definitions of one server differ, or
+ * undefined when they are the same (secret values included). Names the key,
+ * never a value, which may be a secret.
+ */
+function differingKey(a: ImportedServer, b: ImportedServer): string | undefined {
+  const same = (x: unknown, y: unknown) => canonicalize(x) === canonicalize(y);
+  const sa = a.source as unknown as Record<string, unknown>;
+  const sb = b.source as unknown as Record<string, unknown>;
+  const keys = ["transport", "command", "env", "cwd", "url", "headers", "auth"];
+  const key = keys.find((k) => !same(sa[k] ?? null, sb[k] ?? null));
+  if (key !== undefined) return key;
+  return same(a.secretValues, b.secretValues) ? undefined : "secret values";
 }
 
 /**

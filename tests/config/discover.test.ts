@@ -131,7 +131,38 @@ describe("importConfigs", () => {
       "CONFIG_CONFLICT",
     );
     assert.ok(message.includes(a) && message.includes(b), message);
-    assert.match(message, /server github is defined in both/);
+    assert.match(message, /server github is defined differently in/);
+  });
+
+  it("the same server defined identically in .mcp.json and .vscode/mcp.json is one server", async () => {
+    const dir = tempDir();
+    const a = path.join(dir, ".mcp.json");
+    mkdirSync(path.join(dir, ".vscode"));
+    const b = path.join(dir, ".vscode", "mcp.json");
+    const entry = { type: "stdio", command: "npx", args: ["-y", "pkg"] };
+    writeFileSync(a, JSON.stringify({ mcpServers: { github: entry } }));
+    writeFileSync(b, JSON.stringify({ servers: { github: entry } }));
+    const result = await importConfigs([a, b], { projectDir: dir, required: true });
+    assert.deepEqual(
+      result.servers.map((s) => [s.name, s.file]),
+      [["github", a]],
+    );
+  });
+
+  it("the same name defined differently says so, naming the key that differs", async () => {
+    const dir = tempDir();
+    const a = path.join(dir, "a.json");
+    const b = path.join(dir, "b.json");
+    writeFileSync(a, JSON.stringify({ mcpServers: { github: { command: "x", args: ["1"] } } }));
+    writeFileSync(b, JSON.stringify({ mcpServers: { github: { command: "x", args: ["2"] } } }));
+    const message = await rejectsCode(
+      importConfigs([a, b], { projectDir: dir, required: true }),
+      "CONFIG_CONFLICT",
+    );
+    assert.match(
+      message,
+      /server github is defined differently in .*a\.json and .*b\.json \(its command differs\)/,
+    );
   });
 
   it("a skipped server does not conflict; the same path twice is read once", async () => {

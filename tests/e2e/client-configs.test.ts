@@ -1,7 +1,7 @@
 // Every client's config fixture imported through the built CLI into a lock
 // that holds no secret, then verified against the real servers it names.
 import assert from "node:assert/strict";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fakeSecrets, FIXTURES, fixtureTree } from "../config/fixtures.js";
@@ -139,7 +139,8 @@ describe("importing client configs", () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /copy\.json: no such file/);
     const copy = join(tree.root, "copy.json");
-    copyFileSync(file, copy);
+    // The same name defined differently: the same definition would be one server.
+    writeFileSync(copy, JSON.stringify({ mcpServers: { "project-memory": { command: "other" } } }));
     const conflict = runCli(
       ["init", "--from", file, "--from", copy, "--lock", join(tree.root, "y.lock")],
       { cwd: tree.project, env },
@@ -148,7 +149,7 @@ describe("importing client configs", () => {
     assert.ok(oneLine(conflict.stderr), conflict.stderr);
     assert.match(
       conflict.stderr,
-      /^contractpin: server project-memory is defined in both .*\.mcp\.json and .*copy\.json/,
+      /^contractpin: server project-memory is defined differently in .*\.mcp\.json and .*copy\.json \(its command differs\)/,
     );
   });
 
