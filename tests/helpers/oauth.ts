@@ -152,6 +152,26 @@ export function issuedTokens(fx: OAuthFixture): string[] {
 }
 
 /**
+ * Asserts that no token the fixture issued, nor any of `also`, is in
+ * `shown`, after asserting that it issued at least `least` (an access and a
+ * refresh token per grant): a check over no tokens holds whatever was shown,
+ * as it would for a test run on its own, without the ones that obtain them.
+ */
+export function assertNoTokenShown(
+  fx: OAuthFixture,
+  shown: string,
+  { least = 2, also = [] }: { least?: number; also?: string[] } = {},
+): void {
+  const tokens = issuedTokens(fx);
+  assert.ok(
+    tokens.length >= least,
+    `the fixture issued ${tokens.length} tokens, fewer than the ${least} this check is about`,
+  );
+  for (const t of [...tokens, ...also])
+    assert.ok(!shown.includes(t), "a token or secret was shown");
+}
+
+/**
  * `add linear --url` then `verify` in `dir`, both passing, their outputs kept
  * in `outputs`; the server was sent the first access token issued, which is returned.
  */
