@@ -36,8 +36,8 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
   const path = join(dir, CREDENTIALS_FILE);
   const where = `the credentials file ${path}`;
   const readAll = (): JsonObject => {
-    if (!checked(dir, "directory", false)) return {};
-    if (!checked(path, "file", false)) return {};
+    if (!checkedPath(dir, "directory", false)) return {};
+    if (!checkedPath(path, "file", false)) return {};
     let value;
     try {
       value = parseJson(readRegularFile(path, MAX_BYTES));
@@ -64,7 +64,7 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
         { cause },
       );
     }
-    checked(dir, "directory", true);
+    checkedPath(dir, "directory", true);
   };
   return {
     where,
@@ -92,7 +92,7 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
           cause,
         });
       }
-      checked(path, "file", true);
+      checkedPath(path, "file", true);
     },
     async ready() {
       // A directory that cannot be made or is refused, or a file that is
@@ -107,10 +107,17 @@ export function fileStore(env: Readonly<Record<string, string | undefined>>): Cr
  * Whether `path` exists as a `kind` fit to hold credentials; false when it
  * does not exist and `mustExist` is false.
  *
+ * @param uid the user who must own it: by default this process's (none
+ *   where the platform has no uids, e.g. Windows).
  * @throws ContractpinError CREDENTIAL_STORE when it is a symbolic link, of
  *   another kind, owned by another user, or open to group or others.
  */
-function checked(path: string, kind: "file" | "directory", mustExist: boolean): boolean {
+export function checkedPath(
+  path: string,
+  kind: "file" | "directory",
+  mustExist: boolean,
+  uid: number | undefined = process.getuid?.(),
+): boolean {
   let stats: Stats;
   try {
     stats = lstatSync(path);
@@ -128,7 +135,6 @@ function checked(path: string, kind: "file" | "directory", mustExist: boolean): 
   };
   const isKind = kind === "file" ? stats.isFile() : stats.isDirectory();
   if (stats.isSymbolicLink() || !isKind) refuse(`it is not a ${kind}`, "remove it");
-  const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) refuse("another user owns it", "remove it");
   if ((stats.mode & 0o077) !== 0) {
     const mode = (stats.mode & 0o777).toString(8).padStart(4, "0");

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
 import { openStore, readEntry, writeEntry, type CredentialEntry } from "../../src/auth/store.js";
-import { configDir } from "../../src/auth/store-file.js";
+import { checkedPath, configDir } from "../../src/auth/store-file.js";
 import { tempDir } from "../helpers/cleanup.js";
 
 const R = "http://127.0.0.1:1/mcp";
@@ -59,7 +59,7 @@ describe("credential file store", () => {
     );
   });
 
-  it("refuses a file or a directory that others can read, a symbolic link, or another owner's file", async () => {
+  it("refuses a file or a directory that others can read, or a symbolic link", async () => {
     const dir = join(tempDir(), "c");
     const store = openStore({ CONTRACTPIN_CONFIG_DIR: dir });
     await writeEntry(store, R, ISS, entry("tok-1"));
@@ -71,11 +71,6 @@ describe("credential file store", () => {
     chmodSync(dir, 0o755);
     assert.match(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), /mode is 0755/);
     chmodSync(dir, 0o700);
-    if (process.getuid?.() === 0) {
-      chownSync(file, 4242, 4242);
-      assert.match(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), /another user/);
-      chownSync(file, 0, 0);
-    }
     const linked = join(tempDir(), "l");
     mkdirSync(linked, { mode: 0o700 });
     symlinkSync(file, join(linked, "credentials.json"));
@@ -86,6 +81,46 @@ describe("credential file store", () => {
       JSON.parse(readFileSync(file, "utf8")).resources[R][ISS].tokens.access_token,
       "tok-1",
     );
+  });
+
+  it("refuses a file or a directory another user owns, whoever runs the tests", async () => {
+    const me = process.getuid!();
+    const dir = join(tempDir(), "c");
+    const store = openStore({ CONTRACTPIN_CONFIG_DIR: dir });
+    await writeEntry(store, R, ISS, entry("tok-1"));
+    const file = join(dir, "credentials.json");
+    const refusal = (path: string) =>
+      `refusing ${path}, which should hold contractpin's credentials: another user owns it (remove it)`;
+    // The check itself, for any user: told that another user must own what this one does.
+    for (const [path, kind] of [
+      [dir, "directory"],
+      [file, "file"],
+    ] as const) {
+      assert.equal(checkedPath(path, kind, true, me), true);
+      assert.throws(
+        () => checkedPath(path, kind, true, me + 1),
+        (err: unknown) =>
+          isContractpinError(err) &&
+          err.code === "CREDENTIAL_STORE" &&
+          err.message === refusal(path),
+      );
+    }
+    // Through the store, with a real owner: root gives the file, then the
+    // directory, to another user; any other user points it at a directory
+    // root owns (it cannot give away its own).
+    if (me === 0) {
+      for (const path of [file, dir]) {
+        chownSync(path, 4242, 4242);
+        assert.equal(await rejectsCode(store.read(R), "CREDENTIAL_STORE"), refusal(path));
+        await rejectsCode(writeEntry(store, R, ISS, entry("tok-2")), "CREDENTIAL_STORE");
+        chownSync(path, 0, 0);
+      }
+    } else {
+      assert.equal(statSync("/").uid, 0);
+      const theirs = openStore({ CONTRACTPIN_CONFIG_DIR: "/" });
+      assert.equal(await rejectsCode(theirs.read(R), "CREDENTIAL_STORE"), refusal("/"));
+    }
+    assert.equal((await readEntry(store, R, ISS))?.tokens?.access_token, "tok-1");
   });
 
   it("a save that fails is an error", async () => {

@@ -12,6 +12,7 @@ import { tempDir } from "../helpers/cleanup.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import {
   addAuth,
+  assertNoTokenShown,
   everythingShown,
   issuedTokens,
   loginOnTerminal,
@@ -53,9 +54,7 @@ async function setup(
 
 /** No token the fixture issued, nor the client secret, in any output, the lock or its snapshot. */
 function nothingSecretShown(fx: OAuthFixture, dir: string, outputs: string[]): void {
-  const shown = everythingShown(dir, outputs);
-  for (const t of [...issuedTokens(fx), SECRET])
-    assert.ok(!shown.includes(t), "a secret was shown");
+  assertNoTokenShown(fx, everythingShown(dir, outputs), { also: [SECRET] });
 }
 
 const stored = (dir: string, fx: OAuthFixture) =>

@@ -52,13 +52,39 @@ export async function startOAuthFixture(
 }
 
 const DRIVER = `
-import json, os, pty, re, select, subprocess, sys, urllib.request
+import json, os, pty, re, select, subprocess, sys, urllib.error, urllib.parse, urllib.request
 main, sub = pty.openpty()
 env = dict(os.environ)
 env.update(json.loads(sys.argv[1]))
 p = subprocess.Popen(json.loads(sys.argv[2]), stdout=sub, stderr=sub, stdin=sub, env=env, cwd=sys.argv[3])
 os.close(sub)
-data, fetched = b"", False
+data, fetched, callback = b"", False, None
+
+class Kept(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args):
+        return None
+
+def follow(url, state):
+    # The authorization server's redirect to the callback, its state as sent
+    # ("as-sent"), replaced ("forged"), or left out ("none").
+    if state == "as-sent":
+        urllib.request.urlopen(url).read()
+        return None
+    try:
+        urllib.request.build_opener(Kept).open(url)
+        raise RuntimeError("the authorization server did not redirect")
+    except urllib.error.HTTPError as e:
+        location = e.headers["Location"]
+    parts = urllib.parse.urlsplit(location)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "state"]
+    if state == "forged":
+        query.append(("state", "forged-" + "A" * 36))
+    target = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+    try:
+        with urllib.request.urlopen(target) as r:
+            return {"status": r.status, "body": r.read().decode()}
+    except urllib.error.HTTPError as e:
+        return {"status": e.code, "body": e.read().decode()}
 while True:
     r, _, _ = select.select([main], [], [], 30)
     if not r:
@@ -74,18 +100,27 @@ while True:
     if m and not fetched:
         fetched = True
         try:
-            urllib.request.urlopen(m.group(1).decode()).read()
+            callback = follow(m.group(1).decode(), sys.argv[4])
         except Exception:
             pass
-sys.stdout.write(json.dumps({"code": p.wait(), "data": data.decode("utf-8", "replace")}))
+sys.stdout.write(json.dumps({"code": p.wait(), "data": data.decode("utf-8", "replace"), "callback": callback}))
 `;
 
-/** Runs `contractpin login ARGS` on a pseudo-terminal and completes the browser's part. */
+/** How the callback the driver requests carries `state`: as the authorization server sent it, replaced by another, or left out. */
+export type CallbackState = "as-sent" | "forged" | "none";
+
+/**
+ * Runs `contractpin login ARGS` on a pseudo-terminal and completes the
+ * browser's part: the authorization URL is requested and its redirect to the
+ * callback followed, with `state` as `callbackState` says; for a state other
+ * than as sent, `callback` is the callback's HTTP answer.
+ */
 export function loginOnTerminal(
   args: string[],
   env: Record<string, string>,
   cwd: string,
-): { code: number; data: string } {
+  callbackState: CallbackState = "as-sent",
+): { code: number; data: string; callback: { status: number; body: string } | null } {
   const r = spawnSync(
     "python3",
     [
@@ -94,11 +129,12 @@ export function loginOnTerminal(
       JSON.stringify(env),
       JSON.stringify([process.execPath, CLI, "login", ...args]),
       cwd,
+      callbackState,
     ],
     { encoding: "utf8", timeout: 60_000 },
   );
   if (r.status !== 0) throw new Error(`the login driver failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as { code: number; data: string };
+  return JSON.parse(r.stdout) as ReturnType<typeof loginOnTerminal>;
 }
 
 /** Everything a run leaves behind that a person or CI could see: its outputs and the lock's files in `dir`. */
@@ -113,6 +149,26 @@ export function issuedTokens(fx: OAuthFixture): string[] {
     .report()
     .filter((e) => e.issued !== undefined)
     .flatMap((e) => [e.issued, e.refresh].filter((t) => t !== undefined).map(String));
+}
+
+/**
+ * Asserts that no token the fixture issued, nor any of `also`, is in
+ * `shown`, after asserting that it issued at least `least` (an access and a
+ * refresh token per grant): a check over no tokens holds whatever was shown,
+ * as it would for a test run on its own, without the ones that obtain them.
+ */
+export function assertNoTokenShown(
+  fx: OAuthFixture,
+  shown: string,
+  { least = 2, also = [] }: { least?: number; also?: string[] } = {},
+): void {
+  const tokens = issuedTokens(fx);
+  assert.ok(
+    tokens.length >= least,
+    `the fixture issued ${tokens.length} tokens, fewer than the ${least} this check is about`,
+  );
+  for (const t of [...tokens, ...also])
+    assert.ok(!shown.includes(t), "a token or secret was shown");
 }
 
 /**
