@@ -4,9 +4,11 @@ import type { PinnedServer } from "../core/lock.js";
 import { parseJson } from "../core/strict-json.js";
 import { pageOf } from "../core/tools-list.js";
 import type { Digest } from "../core/digest.js";
+import { idKey, idText, isAnswerShaped, Requests, type Sent } from "./accounting.js";
 import { envelopeOf, subscriptionOf } from "./era.js";
 import { elementSpans, valueSpan, type Span } from "./json-spans.js";
 import type { LockState } from "./lock-state.js";
+import { Outbox, type ToClient } from "./outbox.js";
 import { checkTools, type WithheldTool } from "./policy.js";
 import { advertiseListChanged, spliceTools } from "./rewrite.js";
 
@@ -39,8 +41,12 @@ export interface RelayOptions {
   onDrift: OnDrift;
   /** How long the guard waits for the server to answer one of its own tools/list requests. */
   timeoutMs: number;
-  /** Writes one message to the client (a newline is added by the caller). */
-  toClient: (bytes: Uint8Array | string) => void;
+  /**
+   * Writes one message to the client (a newline is added by the caller);
+   * `answers` is the client's id (its text) when the message answers one of
+   * the client's requests.
+   */
+  toClient: ToClient;
   /** Reports one event (a stderr line, a JSON log line). */
   onEvent: (event: GuardEvent) => void;
   /** Reports a problem in one line (stderr). */
@@ -52,11 +58,19 @@ export interface RelayOptions {
 /** What the guard knows about one tool the server listed. */
 type Known = { admitted: true } | { admitted: false; withheld: WithheldTool };
 
-interface Pending {
-  resolve: (message: JsonObject) => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
-}
+/**
+ * What the guard does with the answer to one of the client's requests of a
+ * method it checks: the text to pass on (the answer's own bytes, or less, or
+ * an error in its place), at once or once checked. An answer of any other
+ * method is passed on as it came; every answer has passed the accounting
+ * (accounting.ts) before its policy sees it, and an error answer goes on
+ * unchecked (it holds no contract).
+ */
+type Policy = (
+  answer: JsonObject,
+  raw: string,
+  sent: Extract<Sent, { by: "client" }>,
+) => string | Promise<string>;
 
 // JSON-RPC error codes.
 const INVALID_REQUEST = -32600;
@@ -93,21 +107,28 @@ export class Relay {
   /** Whether the guard has asked the server for list_changed on a subscription of its own. */
   private listening = false;
   private ownSeq = 0;
-  private readonly own = new Map<string, Pending>();
-  /** Requests of the client the server has not answered: id key to the id's raw text. */
-  private readonly pendingClient = new Map<string, string>();
-  /** The client's tools/list requests awaiting an answer: id key to "first page". */
-  private readonly clientLists = new Map<string, boolean>();
+  /** Every request sent to the server and not answered yet: the client's and the guard's own. */
+  private readonly requests = new Requests();
+  /** The names on the pages of the client's current tools/list, so far. */
   private clientListNames = new Set<string>();
-  /** The client's initialize or server/discover request, whose answer advertises listChanged. */
-  private handshakeId: string | undefined;
   private clientChain: Promise<void> = Promise.resolve();
   private failure: string | undefined;
+  /** Everything the client is sent, in order. */
+  private readonly out: Outbox;
+  /** The methods whose answers the guard checks, and how. */
+  private readonly policies: Readonly<Record<string, Policy>> = {
+    "tools/list": (answer, raw, sent) => this.clientList(answer, raw, sent.rawId, sent.firstPage),
+    // The handshake's answer advertises listChanged, so that the client hears the guard's.
+    initialize: (answer, raw) => advertiseListChanged(answer, raw),
+    "server/discover": (answer, raw) => advertiseListChanged(answer, raw),
+  };
 
   constructor(
     private readonly upstream: Upstream,
     private readonly options: RelayOptions,
-  ) {}
+  ) {
+    this.out = new Outbox(options.toClient);
+  }
 
   /**
    * Makes the session answer every request with an error from now on
@@ -115,13 +136,11 @@ export class Relay {
    */
   fail(message: string): void {
     this.failure ??= message;
-    for (const [key, rawId] of this.pendingClient) {
-      this.clientLists.delete(key);
-      this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${message}`);
+    for (const sent of this.requests.clear()) {
+      if (sent.by === "client")
+        this.replyError(sent.rawId, INTERNAL_ERROR, `contractpin guard: ${message}`);
+      else sent.settle(new Error(message));
     }
-    this.pendingClient.clear();
-    for (const pending of this.own.values()) pending.reject(new Error(message));
-    this.own.clear();
     this.known = undefined;
   }
 
@@ -134,9 +153,9 @@ export class Relay {
       .catch((err: unknown) => this.options.warn(`internal error: ${String(err)}`));
   }
 
-  /** Resolves when every client message received so far has been handled. */
+  /** Resolves when every client message received so far has been handled, and what it led to written. */
   drained(): Promise<void> {
-    return this.clientChain;
+    return this.clientChain.then(() => this.out.drained());
   }
 
   private async clientLine(line: Uint8Array): Promise<void> {
@@ -191,6 +210,13 @@ export class Relay {
     if (method === "initialize") this.envelope = this.envelopeText = undefined;
     const envelope = envelopeOf(message);
     if (envelope !== undefined) this.adoptEnvelope(envelope);
+    if (method === "notifications/cancelled" && isOwnId(cancelledId(message))) {
+      // Only the guard cancels its own requests.
+      this.options.warn(
+        "dropped a client's notifications/cancelled naming a request of the guard's",
+      );
+      return;
+    }
     if (!isRequest && method === "tools/call") {
       // A call without a usable id (a notification, an id of null or an
       // object) could not be answered: it goes nowhere, never unchecked.
@@ -204,11 +230,12 @@ export class Relay {
       return;
     }
     if (!isRequest) return this.toServer(raw);
-    const rawId = idText(raw, id);
-    const key = idKey(id);
+    const text = typeof raw === "string" ? raw : utf8(raw);
+    const rawId = idText(text, id);
+    const key = idKey(id, text);
     if (this.failure !== undefined)
       return this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${this.failure}`);
-    if (typeof id === "string" && id.startsWith(OWN_ID)) {
+    if (isOwnId(id)) {
       return this.replyError(
         rawId,
         INVALID_REQUEST,
@@ -218,13 +245,21 @@ export class Relay {
     // A 2026-07-28 session has begun (a discover probe alone may be a disposable one).
     if (envelope !== undefined && method !== "server/discover") this.listen();
     if (method === "tools/call") return this.call(message, raw, rawId, key);
-    if (method === "tools/list") {
-      const params = getMember(message, "params");
-      const cursor = isJsonObject(params) ? getMember(params, "cursor") : undefined;
-      this.clientLists.set(key, cursor === undefined || cursor === null);
-    } else if (method === "initialize" || method === "server/discover") this.handshakeId = key;
-    this.pendingClient.set(key, rawId);
-    return this.toServer(raw, key);
+    const params = getMember(message, "params");
+    const cursor = isJsonObject(params) ? getMember(params, "cursor") : undefined;
+    const firstPage = cursor === undefined || cursor === null;
+    return this.forward(raw, key, { by: "client", rawId, method, firstPage });
+  }
+
+  /** Sends a client's request on, recorded as awaiting its answer (refused when its id is in use). */
+  private forward(raw: Uint8Array | string, key: string, sent: Sent & { by: "client" }): void {
+    if (!this.requests.add(key, sent))
+      return this.replyError(
+        sent.rawId,
+        INVALID_REQUEST,
+        "contractpin guard: the id is already in use by a request not yet answered",
+      );
+    this.toServer(raw, key);
   }
 
   /**
@@ -265,10 +300,13 @@ export class Relay {
         return this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${this.failure}`);
       known = this.known?.get(name);
     }
-    if (known?.admitted === true) {
-      this.pendingClient.set(key, rawId);
-      return this.toServer(raw, key);
-    }
+    if (known?.admitted === true)
+      return this.forward(raw, key, {
+        by: "client",
+        rawId,
+        method: "tools/call",
+        firstPage: false,
+      });
     const withheld: Omit<GuardEvent, "event" | "server"> =
       known === undefined ? { tool: name, reason: "unlisted" } : { ...known.withheld, tool: name };
     delete (withheld as { name?: string }).name;
@@ -287,11 +325,9 @@ export class Relay {
       const why = `could not reach the server: ${reason(err)}`;
       this.options.warn(`server ${this.options.server}: ${why}`);
       // A request the server never received is answered here, never left hanging.
-      const rawId = key === undefined ? undefined : this.pendingClient.get(key);
-      if (key === undefined || rawId === undefined) return;
-      this.pendingClient.delete(key);
-      this.clientLists.delete(key);
-      this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${why}`);
+      const sent = key === undefined ? undefined : this.requests.take(key);
+      if (sent?.by === "client")
+        this.replyError(sent.rawId, INTERNAL_ERROR, `contractpin guard: ${why}`);
     });
   }
 
@@ -339,59 +375,18 @@ export class Relay {
     for (const m of Array.isArray(loose) ? loose : [loose]) {
       const id = (m as { id?: unknown } | null)?.id;
       if (typeof id !== "string" && typeof id !== "number") continue;
-      const key = idKey(id);
-      const own = this.own.get(key);
-      if (own !== undefined) {
-        this.own.delete(key);
-        clearTimeout(own.timer);
-        own.reject(new ContractpinError("SERVER_UNREADABLE", why));
-        continue;
-      }
-      const rawId = this.pendingClient.get(key);
-      if (rawId === undefined) continue;
-      this.pendingClient.delete(key);
-      if (this.clientLists.delete(key)) this.invalidate();
-      this.replyError(rawId, INTERNAL_ERROR, `contractpin guard: ${why}`);
+      // The loose parse kept no number's text: the request it names, written plainly.
+      const sent = this.requests.take(idKey(id, JSON.stringify({ id })));
+      if (sent?.by === "guard") sent.settle(new ContractpinError("SERVER_UNREADABLE", why));
+      else if (sent !== undefined)
+        this.replyError(sent.rawId, INTERNAL_ERROR, `contractpin guard: ${why}`);
     }
   }
 
   private serverMessage(message: JsonValue, raw: string): void {
-    if (!isJsonObject(message)) return this.options.toClient(raw);
+    if (!isJsonObject(message)) return this.out.send(raw);
+    if (isAnswerShaped(message)) return this.serverAnswer(message, raw);
     const method = getMember(message, "method");
-    const id = getMember(message, "id");
-    if (method === undefined && (typeof id === "string" || typeof id === "number")) {
-      const key = idKey(id);
-      const own = this.own.get(key);
-      if (own !== undefined) {
-        this.own.delete(key);
-        clearTimeout(own.timer);
-        own.resolve(message);
-        return;
-      }
-      if (id === OWN_LISTEN) {
-        const error = getMember(message, "error");
-        const code = isJsonObject(error) ? getMember(error, "code") : undefined;
-        return this.listenEnded(
-          error === undefined
-            ? "the server closed it"
-            : `the server refused it: error ${String(code)}`,
-        );
-      }
-      if (typeof id === "string" && id.startsWith(OWN_ID)) return; // a late answer to the guard
-      const rawId = this.pendingClient.get(key);
-      this.pendingClient.delete(key);
-      if (rawId !== undefined && this.clientLists.has(key)) {
-        const first = this.clientLists.get(key)!;
-        this.clientLists.delete(key);
-        void this.clientList(message, raw, rawId, first);
-        return;
-      }
-      if (key === this.handshakeId) {
-        this.handshakeId = undefined;
-        return this.options.toClient(advertiseListChanged(message, raw));
-      }
-      return this.options.toClient(raw);
-    }
     if (method === "notifications/tools/list_changed") {
       void this.listChanged(raw, subscriptionOf(message) === OWN_LISTEN);
       return;
@@ -400,7 +395,35 @@ export class Relay {
     if (subscriptionOf(message) === OWN_LISTEN) return;
     if (method === "notifications/cancelled" && cancelledId(message) === OWN_LISTEN)
       return this.listenEnded("the server cancelled it");
-    this.options.toClient(raw);
+    this.out.send(raw);
+  }
+
+  /**
+   * An answer (or what tries to be one): passed on only as the answer to the
+   * one open request it names, through that method's policy; anything else
+   * is dropped with one line, and a request it names gets an error.
+   */
+  private serverAnswer(message: JsonObject, raw: string): void {
+    const settled = this.requests.settle(message, raw);
+    if (settled.kind === "unaddressed") return this.out.send(raw);
+    if (settled.kind === "stray") {
+      // A late answer to one of the guard's own requests (after its timeout) is no news.
+      if (!isOwnId(settled.id))
+        this.options.warn(`server ${this.options.server}: dropped ${settled.why}`);
+      return;
+    }
+    const { sent } = settled;
+    if (settled.kind === "flawed") {
+      this.options.warn(`server ${this.options.server}: dropped an answer: ${settled.why}`);
+      if (sent.by === "guard")
+        return sent.settle(new ContractpinError("SERVER_UNREADABLE", settled.why));
+      return this.replyError(sent.rawId, INTERNAL_ERROR, `contractpin guard: ${settled.why}`);
+    }
+    if (sent.by === "guard") return sent.settle(message);
+    const policy = settled.error ? undefined : this.policies[sent.method];
+    const text = policy === undefined ? raw : policy(message, raw, sent);
+    if (typeof text === "string") this.out.send(text, sent.rawId);
+    else this.out.hold(text, sent.rawId);
   }
 
   /**
@@ -411,6 +434,22 @@ export class Relay {
   private listen(): void {
     if (this.listening || this.envelope === undefined) return;
     this.listening = true;
+    // Its answer comes when the subscription ends.
+    this.requests.add(idKey(OWN_LISTEN, ""), {
+      by: "guard",
+      method: "subscriptions/listen",
+      settle: (answer) => {
+        const error = answer instanceof Error ? undefined : getMember(answer, "error");
+        const code = isJsonObject(error) ? getMember(error, "code") : undefined;
+        this.listenEnded(
+          answer instanceof Error
+            ? answer.message
+            : error === undefined
+              ? "the server closed it"
+              : `the server refused it: error ${String(code)}`,
+        );
+      },
+    });
     const request = {
       jsonrpc: "2.0",
       id: OWN_LISTEN,
@@ -443,7 +482,7 @@ export class Relay {
         );
       }
     }
-    if (!own) this.options.toClient(raw);
+    if (!own) this.out.send(raw);
   }
 
   /** Whether the client has begun the session, so that the guard may send requests in it. */
@@ -451,9 +490,11 @@ export class Relay {
     return this.initialized || this.envelope !== undefined;
   }
 
-  /** Checks one page the client asked for, and passes on the admitted tools' bytes. */
+  /**
+   * Checks one page the client asked for: the text to pass on is the page
+   * with only the admitted tools' bytes, or an error in its place.
+   */
   private async clientList(message: JsonObject, raw: string, rawId: string, first: boolean) {
-    if (Object.hasOwn(message, "error")) return this.options.toClient(raw);
     try {
       // What was decided under another lock no longer holds, on any page.
       if (this.options.lock.changed()) this.invalidate();
@@ -471,10 +512,10 @@ export class Relay {
       }
       this.learn(verdict.live.keys(), verdict.withheld, false);
       this.report(verdict.withheld);
-      if (verdict.withheld.length === 0) return this.options.toClient(raw);
+      if (verdict.withheld.length === 0) return raw;
       if (this.options.onDrift === "block") {
         const names = verdict.withheld.map((w) => `${w.name} (${w.reason})`).join(", ");
-        return this.replyError(
+        return this.errorText(
           rawId,
           INTERNAL_ERROR,
           `contractpin guard: the server's tools do not match the lock: ${names}`,
@@ -483,12 +524,12 @@ export class Relay {
           },
         );
       }
-      this.options.toClient(spliceTools(raw, page.tools, verdict.admitted));
+      return spliceTools(raw, page.tools, verdict.admitted);
     } catch (err) {
       this.invalidate();
       const why = reason(err);
       this.options.warn(`server ${this.options.server}: refused its tools/list result: ${why}`);
-      this.replyError(
+      return this.errorText(
         rawId,
         INTERNAL_ERROR,
         `contractpin guard: cannot check the tools/list result: ${why}`,
@@ -558,10 +599,11 @@ export class Relay {
 
   private ownRequest(method: string, params: JsonObject): Promise<JsonObject> {
     const id = `${OWN_ID}${++this.ownSeq}`;
+    const key = idKey(id, "");
     return new Promise((resolve, reject) => {
       if (this.failure !== undefined) return reject(new Error(this.failure));
       const timer = setTimeout(() => {
-        this.own.delete(idKey(id));
+        this.requests.take(key);
         reject(
           new ContractpinError(
             "SERVER_UNREADABLE",
@@ -569,35 +611,34 @@ export class Relay {
           ),
         );
       }, this.options.timeoutMs);
-      this.own.set(idKey(id), { resolve, reject, timer });
+      const settle = (answer: JsonObject | Error) => {
+        clearTimeout(timer);
+        if (answer instanceof Error) reject(answer);
+        else resolve(answer);
+      };
+      this.requests.add(key, { by: "guard", method, settle });
       // In a 2026-07-28 session each request carries the client's envelope.
       const full = this.envelope === undefined ? params : { _meta: this.envelope, ...params };
       const text = JSON.stringify({ jsonrpc: "2.0", id, method, params: full });
       this.upstream.sendRaw(Buffer.from(text, "utf8")).catch((err: unknown) => {
-        clearTimeout(timer);
-        this.own.delete(idKey(id));
-        reject(err instanceof Error ? err : new Error(String(err)));
+        this.requests.take(key);
+        settle(err instanceof Error ? err : new Error(String(err)));
       });
     });
   }
 
   // ---------------------------------------------------------------- replies
 
+  /** Answers one of the client's requests with an error in the server's place. */
   private replyError(rawId: string, code: number, message: string, data?: JsonValue): void {
+    this.out.send(this.errorText(rawId, code, message, data), rawId);
+  }
+
+  private errorText(rawId: string, code: number, message: string, data?: JsonValue): string {
     const shown = this.options.redact?.(message) ?? message;
     const error = JSON.stringify({ code, message: shown, ...(data === undefined ? {} : { data }) });
-    this.options.toClient(`{"jsonrpc":"2.0","id":${rawId},"error":${error}}`);
+    return `{"jsonrpc":"2.0","id":${rawId},"error":${error}}`;
   }
-}
-
-/** The id of a message as its sender wrote it (so a long integer keeps its digits). */
-function idText(raw: Uint8Array | string, id: JsonValue): string {
-  const text =
-    typeof raw === "string"
-      ? raw
-      : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8");
-  const span = valueSpan(text, ["id"]);
-  return span === undefined ? JSON.stringify(id) : text.slice(span[0], span[1]);
 }
 
 /** The request a notifications/cancelled names. */
@@ -606,8 +647,13 @@ function cancelledId(message: JsonObject): JsonValue | undefined {
   return isJsonObject(params) ? getMember(params, "requestId") : undefined;
 }
 
-function idKey(id: JsonValue): string {
-  return `${typeof id}:${String(id)}`;
+/** Whether an id is of the kind the guard gives its own requests (reserved: no client's may be). */
+function isOwnId(id: JsonValue | undefined): boolean {
+  return typeof id === "string" && id.startsWith(OWN_ID);
+}
+
+function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
 function reason(err: unknown): string {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { atEnd, killAtEnd, tempDir } from "../helpers/cleanup.js";
-import { CLI, pythonDigest } from "../helpers/cli.js";
+import { CLI, pythonDigest, startCli } from "../helpers/cli.js";
 
 export const FAKE = fileURLToPath(
   new URL("../fixtures/servers/guard-fake-server.mjs", import.meta.url),
@@ -258,7 +258,7 @@ export class RawClient {
     );
   }
 
-  async request(id: number, method: string, params: unknown = {}): Promise<Loose> {
+  async request(id: number | string, method: string, params: unknown = {}): Promise<Loose> {
     this.send({ jsonrpc: "2.0", id, method, params });
     return JSON.parse(await this.responseLine(id));
   }
@@ -277,6 +277,40 @@ export class RawClient {
     this.child.stdin!.end();
     return this.exited;
   }
+}
+
+/** A `contractpin guard --listen` process: its URL, its stderr so far, and how to stop it. */
+export interface Listening {
+  url: string;
+  stderr: () => string;
+  stop: () => Promise<{ code: number | null; stderr: string }>;
+}
+
+/** Starts `contractpin guard ARGS --listen ADDRESS` and reads the URL from its first stderr line. */
+export async function listening(args: string[], address = "127.0.0.1:0"): Promise<Listening> {
+  const { child, done } = startCli(["guard", ...args, "--listen", address]);
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL; stderr: ${stderr}`)), 15_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      const m = /^contractpin: guard: listening on (http:\/\/\S+)\n/.exec(stderr);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", () => reject(new Error(`the guard exited; stderr: ${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    stop: async () => {
+      child.kill("SIGTERM");
+      const r = await done;
+      return { code: r.code, stderr: r.stderr };
+    },
+  };
 }
 
 /** The stderr lines of the guard that report events, in order. */

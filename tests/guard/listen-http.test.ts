@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
-import { oneLine, runCli, startCli } from "../helpers/cli.js";
+import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
 import { driftMidSession } from "./client-scenarios.js";
 import {
@@ -20,43 +20,12 @@ import {
   assert,
   fakeSetup,
   isRunning,
+  listening,
+  type Listening,
   readPid,
   received,
   toolNames,
 } from "./guard-harness.js";
-
-interface Listening {
-  url: string;
-  stderr: () => string;
-  stop: () => Promise<{ code: number | null; stderr: string }>;
-}
-
-/** Starts `contractpin guard ARGS --listen ADDRESS` and reads the URL from its first stderr line. */
-async function listening(args: string[], address = "127.0.0.1:0"): Promise<Listening> {
-  const { child, done } = startCli(["guard", ...args, "--listen", address]);
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL; stderr: ${stderr}`)), 15_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString();
-      const m = /^contractpin: guard: listening on (http:\/\/\S+)\n/.exec(stderr);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once("exit", () => reject(new Error(`the guard exited; stderr: ${stderr}`)));
-  });
-  return {
-    url,
-    stderr: () => stderr,
-    stop: async () => {
-      child.kill("SIGTERM");
-      const r = await done;
-      return { code: r.code, stderr: r.stderr };
-    },
-  };
-}
 
 async function httpClient(url: string, capabilities = {}): Promise<Client> {
   const client = new Client({ name: "listen-test", version: "1.0.0" }, { capabilities });

@@ -371,3 +371,72 @@ describe("contractpin guard relays a stdio server", () => {
     assert.match(broken.stderr, /^contractpin: guard: server fake: could not start/m);
   });
 });
+
+describe("contractpin guard keeps its own accounting apart from the client's", () => {
+  it("refuses a tools/list page that names a tool of an earlier page again", async () => {
+    const { dir, lock } = fakeSetup();
+    writeFileSync(join(dir, "start"), "twopage");
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    const page1 = await client.request(1, "tools/list");
+    assert.deepEqual(
+      page1.result.tools.map((t: { name: string }) => t.name),
+      ["alpha", "beta"],
+    );
+    const page2 = await client.request(2, "tools/list", { cursor: "p2" });
+    assert.equal(page2.result, undefined);
+    assert.match(page2.error.message, /two tools are named "alpha" \(on different pages\)/);
+    assert.ok(!JSON.stringify(page2).includes("id_rsa"));
+    assert.equal((await client.close()).code, 0);
+  });
+
+  it("refuses a call it must list first when the full list names a tool on two pages", async () => {
+    const { dir, lock } = fakeSetup();
+    writeFileSync(join(dir, "start"), "twopage");
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    const call = await client.request(1, "tools/call", { name: "alpha", arguments: {} });
+    assert.equal(call.result, undefined);
+    assert.match(call.error.message, /^contractpin guard: cannot check tool alpha: .*"alpha"/);
+    assert.deepEqual(callsOf(dir, "alpha"), []);
+    assert.equal((await client.close()).code, 0);
+  });
+
+  it("refuses a client request whose id looks like one of the guard's own, and never forwards it", async () => {
+    const { dir, lock } = fakeSetup();
+    const client = new RawClient(["fake", "--lock", lock]);
+    await client.initialize();
+    const own = "contractpin-guard-1";
+    // The guard's first own request (the list before the call below) has this very id.
+    const refused = await client.request(own, "ping");
+    assert.equal(refused.result, undefined);
+    assert.equal(refused.error.code, -32600);
+    assert.match(refused.error.message, /ids starting contractpin-guard- are reserved/);
+    // The guard's own list (for the call below) is not answered with the client's request either.
+    const call = await client.request(2, "tools/call", { name: "alpha", arguments: { n: 1 } });
+    assert.deepEqual(call.result, { content: [{ type: "text", text: "called alpha" }] });
+    assert.deepEqual(
+      received(dir)
+        .filter((m) => m.id === own)
+        .map((m) => m.method),
+      ["tools/list"],
+    );
+    assert.equal((await client.close()).code, 0);
+  });
+
+  it("answers a list with an unpinned tool with an error under --on-drift=block", async () => {
+    const { dir, lock } = fakeSetup();
+    writeFileSync(join(dir, "start"), "add");
+    const client = new RawClient(["fake", "--lock", lock, "--on-drift=block"]);
+    await client.initialize();
+    await client.request(1, "tools/list");
+    const page2 = await client.request(2, "tools/list", { cursor: "p2" });
+    assert.equal(page2.result, undefined);
+    assert.equal(page2.error.code, -32603);
+    assert.match(
+      page2.error.message,
+      /^contractpin guard: the server's tools do not match the lock: gamma \(unpinned\)$/,
+    );
+    assert.equal((await client.close()).code, 0);
+  });
+});
