@@ -65,6 +65,34 @@ describe("server-everything through the guard, with the official client", () => 
     assert.ok((pages[0] as { tools: unknown[] }).tools.length >= 13);
   });
 
+  it("withholds what the lock does not pin: a client that can sample sees only the pinned tools", async () => {
+    // The lock pins the 13 tools of a client with no capabilities; this client's adds more.
+    const capabilities = { sampling: {}, elicitation: {} };
+    const wider = (await connect([process.execPath, SERVERS.everything], capabilities)).client;
+    const seen = await connect(
+      [process.execPath, CLI, "guard", "everything", "--lock", lock],
+      capabilities,
+    );
+    try {
+      const pinned = toolNames(await allPages(direct));
+      const served = toolNames(await allPages(wider));
+      assert.ok(served.includes("trigger-sampling-request"));
+      assert.deepEqual(
+        toolNames(await allPages(seen.client)),
+        served.filter((name) => pinned.includes(name)),
+      );
+      await assert.rejects(
+        seen.client.callTool({ name: "trigger-sampling-request", arguments: {} }),
+        (err: Error & { code?: number }) =>
+          err.code === -32602 && /Unknown tool: trigger-sampling-request/.test(err.message),
+      );
+      assert.match(seen.stderr(), /withheld tool "trigger-sampling-request": unpinned/);
+    } finally {
+      await wider.close();
+      await seen.client.close();
+    }
+  });
+
   it("calls tools alike", async () => {
     for (const [name, args] of [
       ["echo", { message: "through the guard" }],
