@@ -77,6 +77,18 @@ const corrupt: [string, (lock: LockDoc) => unknown, RegExp, string?][] = [
     /servers\.docs\.digest must be "sha256:"/,
   ],
   [
+    "a server digest with uppercase hex after a lowercase sha256:",
+    (l) => void (l.servers.docs.digest = "sha256:" + l.servers.docs.digest.slice(7).toUpperCase()),
+    /servers\.docs\.digest must be "sha256:"/,
+  ],
+  [
+    "a tool digest with uppercase hex",
+    (l) =>
+      void (l.servers.docs.tools.search.digest =
+        "sha256:" + l.servers.docs.tools.search.digest.slice(7).toUpperCase()),
+    /servers\.docs\.tools\.search\.digest must be "sha256:"/,
+  ],
+  [
     "a short tool digest",
     (l) => void (l.servers.docs.tools.search.digest = "sha256:abc"),
     /servers\.docs\.tools\.search\.digest must be/,

@@ -68,6 +68,16 @@ describe("parseJson rejects", () => {
     ["names equal after unescaping", '{"a":1,"\\u0061":2}', "JSON_DUPLICATE_KEY"],
     ["a duplicate __proto__", '{"__proto__":1,"__proto__":2}', "JSON_DUPLICATE_KEY"],
     ["a duplicate toString", '{"toString":1,"toString":2}', "JSON_DUPLICATE_KEY"],
+    [
+      "a duplicate whose first value is null",
+      '{"description":null,"description":"evil"}',
+      "JSON_DUPLICATE_KEY",
+    ],
+    [
+      "a nested duplicate whose first value is null",
+      '{"tools":[{"name":"a","description":null,"description":"evil"}]}',
+      "JSON_DUPLICATE_KEY",
+    ],
     ["a lone high surrogate", '"\\ud800"', "JSON_LONE_SURROGATE"],
     ["a lone low surrogate", '"a\\udc00b"', "JSON_LONE_SURROGATE"],
     ["a reversed pair", '"\\ude00\\ud83d"', "JSON_LONE_SURROGATE"],
@@ -107,8 +117,18 @@ describe("parseJson rejects", () => {
     ["a string with a raw lone surrogate", '"\ud800"', "JSON_LONE_SURROGATE"],
   ];
   for (const [what, input, code] of cases) {
-    it(`${what} (${code})`, () => {
+    it(`${what} (${code}), on every parse path`, () => {
       throwsCode(() => parseJson(input), code);
+      throwsCode(() => parseJson(input, { characterLevel: true }), code);
+      // As bytes too, when the text has a UTF-8 form (a raw lone surrogate has none).
+      const bytes = typeof input === "string" ? new TextEncoder().encode(input) : undefined;
+      if (bytes !== undefined && new TextDecoder().decode(bytes) === input) {
+        throwsCode(() => parseJson(new TextEncoder().encode(input)), code);
+        throwsCode(
+          () => parseJson(new TextEncoder().encode(input), { characterLevel: true }),
+          code,
+        );
+      }
     });
   }
 
