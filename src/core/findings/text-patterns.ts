@@ -11,7 +11,7 @@ export const PATTERNS: [RuleId, RegExp[]][] = [
     "description-override",
     [
       /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?\b(?:instructions?|prompts?|rules?|guidelines?|directions?|constraints?|context)\b/giu,
-      /\bignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\b/giu,
+      /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:previous|prior|above|earlier|preceding)\b/giu,
       /\bsystem\s+prompt\b/giu,
       /\bnew\s+instructions?\b/giu,
     ],
@@ -24,14 +24,16 @@ export const PATTERNS: [RuleId, RegExp[]][] = [
       /\bbefore\s+(?:answering|responding|replying|returning|proceeding|continuing|doing\s+anything|any\s+other)\b/giu,
       /\b(?:(?:also|then),?|next,)\s+(?:call|invoke)\b/giu,
       /\b(?:always|first|must|should)\s+(?:call|use|invoke|run|read|send|include|pass|fetch)\b/giu,
-      /\byou\s+(?:must|should|are\s+required\s+to|need\s+to|have\s+to)\b/giu,
+      // "when you need to read a file" describes the tool's use, not an order.
+      /(?<!\b(?:when|whenever|if|where|unless|once)\s+)\byou\s+(?:must|should|are\s+required\s+to|need\s+to|have\s+to)\b/giu,
       /\bas\s+an?\s+(?:ai|assistant|language\s+model)\b/giu,
     ],
   ],
   [
     "description-concealment",
     [
-      /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|show|notify|alert|let)\b[^.\n]{0,30}?\b(?:user|human|them|anyone)\b/giu,
+      /\b(?:do\s+not|don['\u2019]?t|never)\s+(?:tell|inform|mention|reveal|show|notify|alert|let)\b[^.\n]{0,30}?\b(?:user|human|them|anyone)\b/giu,
+      /\b(?:do\s+not|don['\u2019]?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|it|that|these|any\s+of\s+this)\b/giu,
       /\bwithout\s+(?:telling|informing|notifying|asking|alerting)\b/giu,
       /\b(?:keep|hide)\s+(?:this|it|that)\s+(?:secret|hidden|from)\b/giu,
       /\b(?:secretly|covertly)\b/giu,
