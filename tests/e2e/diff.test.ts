@@ -278,6 +278,23 @@ describe("diff of two locks", () => {
     assert.match(removed.stdout, /^other {2}DRIFT {2}\(1 pinned tool\)\n {2}REMOVED {4}ping\n/);
   });
 
+  it("without --server, a server only in NEW is compared and reported with the others", () => {
+    const ws = twoLocks();
+    ws.dump("other.json", [
+      { name: "ping", description: "Ping.", inputSchema: { type: "object" } },
+    ]);
+    assert.equal(runCli(["add", "other", "--file", "other.json"], { cwd: ws.dir }).code, 0);
+    const r = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^docs {2}DRIFT /m);
+    assert.match(r.stdout, /^other {2}DRIFT {2}\(0 pinned tools\)\n {2}ADDED {6}ping\n/m);
+    const json = runCli(["diff", "old.lock", "contractpin.lock", "--json"], { cwd: ws.dir });
+    const names = (JSON.parse(json.stdout) as { servers: { name: string }[] }).servers.map(
+      (s) => s.name,
+    );
+    assert.deepEqual(names.sort(), ["docs", "other"]);
+  });
+
   it("a lock and a dump: the dump is the lock's one server, or the one --server names", () => {
     const ws = twoLocks();
     ws.dump("now.json", changedTools());
