@@ -296,6 +296,18 @@ describe("classify: one fixture pair per rule", () => {
       );
     });
   }
+
+  it("input-property-added, for a property added under patternProperties", () => {
+    const findings = tool(
+      changed((c) => {
+        (schemaOf(c) as Record<string, unknown>).patternProperties = { "^x-": { type: "string" } };
+      }),
+    );
+    const found = findings.filter((f) => f.rule === "input-property-added");
+    assert.equal(found.length, 1, JSON.stringify(findings));
+    assert.equal(found[0]!.pointer, "/inputSchema/patternProperties/^x-");
+    assert.deepEqual(found[0]!.after, { type: "string" });
+  });
 });
 
 describe("classifyTool", () => {
