@@ -625,6 +625,8 @@ def define():
         ("duplicate-key-nested", '{"a":[{"b":{"c":[{"d":1,"d":1}]}}]}', "JSON_DUPLICATE_KEY", "A duplicate deep inside."),
         ("duplicate-key-proto", '{"__proto__":1,"__proto__":2}', "JSON_DUPLICATE_KEY", "__proto__ twice is still a duplicate."),
         ("duplicate-key-empty", '{"":1,"":1}', "JSON_DUPLICATE_KEY", "The empty key twice, same values."),
+        ("duplicate-key-null-first", '{"description":null,"description":"evil"}', "JSON_DUPLICATE_KEY",
+         "A duplicate whose first value is null: a parser that tests for a present value instead of a present name lets the second in."),
         ("lone-high-surrogate", '"\\ud800"', "JSON_LONE_SURROGATE", "A high surrogate escape alone."),
         ("lone-high-surrogate-at-end", '"abc\\ud83d"', "JSON_LONE_SURROGATE", "A high surrogate at the end of a string."),
         ("lone-low-surrogate", '"\\udc00"', "JSON_LONE_SURROGATE", "A low surrogate escape alone."),
