@@ -111,18 +111,15 @@ describe("concurrent writers of one lock", () => {
     assert.equal(runCli(["verify", "--timeout", "20"], { cwd: ws.dir }).code, 0);
   });
 
-  it("two adds into a lock that does not exist yet: both servers are in it", async () => {
+  it("two adds into a lock that does not exist yet: both pass, and both servers are in it", async () => {
     const ws = workspace();
     const runs = ["a", "b"].map((n) => start(["add", n, "--", ...slow(ws, n, "1000")], ws.dir));
-    const [a, b] = await Promise.all(runs.map((r) => r.done));
-    const pinned = servers(ws);
-    acceptable(a!, "a", pinned);
-    acceptable(b!, "b", pinned);
-    assert.ok(a!.code === 0 || b!.code === 0);
-    assert.deepEqual(
-      pinned,
-      ["a", "b"].filter((_, i) => [a, b][i]!.code === 0),
-    );
+    const results = await Promise.all(runs.map((r) => r.done));
+    // The second to write finds the lock the first created, and adds its own
+    // server to it: each changed only its own server, so neither conflicts.
+    for (const r of results) assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(servers(ws), ["a", "b"]);
+    assert.equal(runCli(["verify", "--timeout", "20"], { cwd: ws.dir }).code, 0);
   });
 
   it("remove racing a slow add: the removed server stays removed, the added one is added", async () => {
