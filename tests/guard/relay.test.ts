@@ -198,9 +198,13 @@ describe("contractpin guard relays a stdio server", () => {
       list.error.message,
       /^contractpin guard: the server sent a message that is not strict JSON: .*duplicate/i,
     );
-    assert.match(
-      client.stderr,
-      /contractpin: guard: server fake: the server sent a message that is not strict JSON/,
+    // stderr is another pipe than the answer's: its line may arrive a moment later.
+    await client.until(
+      () =>
+        /contractpin: guard: server fake: the server sent a message that is not strict JSON/.test(
+          client.stderr,
+        ),
+      "the stderr line about the message that is not strict JSON",
     );
     assert.equal((await client.close()).code, 0);
   });
