@@ -37,6 +37,25 @@ describe("mistakes", () => {
     );
   });
 
+  it("add with a command but no '--' says where '--' goes, with or without the command's options", () => {
+    const hint =
+      /^contractpin: add takes one NAME; to pin a stdio server, put '--' before its command/;
+    usage(["add", "memory", "npx", "@modelcontextprotocol/server-memory"], hint);
+    // The README's own shape without '--': '-y' is the command's option, not add's.
+    usage(["add", "memory", "npx", "-y", "@modelcontextprotocol/server-memory"], hint);
+    usage(["add", "memory", "npx", "-y", "--token=sk-live-SECRET1234"], hint);
+    assert.ok(
+      !runCli(["add", "m", "npx", "--token=sk-live-SECRET1234"], { cwd: ws.dir }).stderr.includes(
+        "SECRET",
+      ),
+    );
+    // An unknown option of add's own, with no command after NAME, is still named.
+    usage(
+      ["add", "memory", "--tiemout", "5"],
+      /unknown option '--tiemout'; did you mean '--timeout'\?/,
+    );
+  });
+
   it("a negative --timeout or --concurrency says it must be positive", () => {
     usage(["verify", "--timeout", "-1"], /--timeout takes a positive number, not '-1'/);
     usage(["verify", "--concurrency", "-3"], /--concurrency takes a positive number, not '-3'/);

@@ -142,6 +142,28 @@ describe("a stdio server that fails at start-up", () => {
     );
   });
 
+  it("a server that closes its stdin and exits a moment later: its exit code, never 'write EPIPE'", () => {
+    const ws = workspace();
+    const r = addLive(ws, "close-stdin-then-exit");
+    assert.equal(r.code, 1);
+    assert.equal(starts(ws), 2, "a second start (it said nothing), and no third");
+    assert.equal(
+      r.stderr,
+      "contractpin: server fake: the server exited with code 3 before answering\n",
+    );
+  });
+
+  it("a command that is not an MCP server (ends at once with code 0) is named as such, never 'write EPIPE'", () => {
+    const ws = workspace();
+    const r = addLive(ws, "not-a-server");
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      "contractpin: server fake: the server exited with code 0 before answering: " +
+        "a stdio MCP server runs until its stdin closes; is this command one?\n",
+    );
+  });
+
   it("a server that exits on any request before initialize (the Rust SDK's shape) is still read, on a second start", () => {
     const ws = workspace();
     const r = addLive(ws, "exit-on-discover");

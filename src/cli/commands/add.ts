@@ -1,4 +1,5 @@
 import { relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
 import { ContractpinError } from "../../core/errors.js";
 import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
 import { AUTH_HELP, AUTH_OPTIONS, authFromOptions } from "../auth-options.js";
@@ -66,33 +67,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   const dashes = args.indexOf("--");
   const own = dashes === -1 ? args : args.slice(0, dashes);
   const command = dashes === -1 ? [] : args.slice(dashes + 1);
-  const { values, positionals } = parseCommandArgs(
-    "add",
-    own,
-    {
-      ...LOCK_OPTIONS,
-      ...READ_OPTIONS,
-      ...SNAPSHOT_OPTIONS,
-      ...REPEAT_OPTIONS,
-      file: { type: "string" },
-      url: { type: "string" },
-      header: { type: "string", multiple: true },
-      env: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      ...AUTH_OPTIONS,
-    },
-    Infinity,
-  );
+  const { values, positionals } = parseAddArgs(own, dashes === -1);
   const lockFile = await lockPath(values, io);
   const name = positionals[0];
   if (name === undefined || name === "") throw usage("add needs a server NAME");
-  if (positionals.length > 1) {
-    // "add memory npx -y pkg": a command without the "--" that marks it.
-    // The arguments are not echoed: one of them may be a credential.
-    throw usage(
-      `add takes one NAME; to pin a stdio server, put '--' before its command: contractpin add NAME -- COMMAND [ARG...]`,
-    );
-  }
   const { ctx } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
@@ -171,4 +149,62 @@ function lockRelative(lockDir: string, path: string): string {
 
 function usage(message: string): ContractpinError {
   return new ContractpinError("USAGE", `${message} (see 'contractpin add --help')`);
+}
+
+const ADD_OPTIONS = {
+  ...LOCK_OPTIONS,
+  ...READ_OPTIONS,
+  ...SNAPSHOT_OPTIONS,
+  ...REPEAT_OPTIONS,
+  file: { type: "string" },
+  url: { type: "string" },
+  header: { type: "string", multiple: true },
+  env: { type: "string", multiple: true },
+  cwd: { type: "string" },
+  ...AUTH_OPTIONS,
+} as const;
+
+/**
+ * add's options and NAME. Without '--', a stdio command typed straight after
+ * NAME ("add memory npx -y pkg", the shape other tools take) would be refused
+ * for its first option ('-y') rather than for the missing '--': both shapes
+ * get the one line that says what to write. The arguments are not echoed:
+ * one of them may be a credential.
+ */
+function parseAddArgs(own: string[], noDashes: boolean) {
+  const dashesHint = () =>
+    usage(
+      `add takes one NAME; to pin a stdio server, put '--' before its command: contractpin add NAME -- COMMAND [ARG...]`,
+    );
+  let parsed;
+  try {
+    parsed = parseCommandArgs("add", own, ADD_OPTIONS, Infinity);
+  } catch (err) {
+    if (noDashes && commandAfterName(own)) throw dashesHint();
+    throw err;
+  }
+  if (parsed.positionals.length > 1) throw dashesHint();
+  return parsed;
+}
+
+/** Whether a second positional (a command) comes before any option add does not know. */
+function commandAfterName(args: string[]): boolean {
+  let tokens;
+  try {
+    ({ tokens } = parseArgs({
+      args,
+      options: ADD_OPTIONS,
+      allowPositionals: true,
+      strict: false,
+      tokens: true,
+    }));
+  } catch {
+    return false;
+  }
+  let positionals = 0;
+  for (const token of tokens) {
+    if (token.kind === "positional" && ++positionals === 2) return true;
+    if (token.kind === "option" && !(token.name in ADD_OPTIONS)) return false;
+  }
+  return false;
 }

@@ -67,8 +67,11 @@ export function describeError(
 export function describeExit(status: ExitStatus, answered: boolean): string {
   const how =
     status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
-  return answered
-    ? `the server closed the connection: it ${how}`
+  if (answered) return `the server closed the connection: it ${how}`;
+  // A program that is not an MCP server (a CLI that prints its help, `true`)
+  // ends by itself, successfully, before it reads a request.
+  return status.code === 0
+    ? `the server ${how} before answering: a stdio MCP server runs until its stdin closes; is this command one?`
     : `the server ${how} before answering`;
 }
 

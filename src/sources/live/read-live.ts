@@ -90,8 +90,11 @@ export async function readLiveTools(
   } catch (err) {
     // The server as last started: a retried server's stderr is shown once.
     const stdio = transports.findLast((t): t is StdioTransport => t instanceof StdioTransport);
+    const exit =
+      stdio !== undefined && log.error === undefined && brokenPipe(err)
+        ? await stdio.exitAfterBrokenPipe(1000)
+        : stdio?.exitStatus;
     const detail = stdio?.stderrTail.lines() ?? [];
-    const exit = stdio?.exitStatus;
     const message =
       (deadline.aborted || pastDeadline()) && !(ctx.signal?.aborted ?? false)
         ? `timed out after ${ctx.timeoutMs / 1000} s`
@@ -121,6 +124,21 @@ export async function readLiveTools(
     stop.abort();
     await Promise.all(transports.map((t) => closeTransport(t)));
   }
+}
+
+/**
+ * A write to the server's stdin failed, or the library saw the connection
+ * close: the process is ending, and its exit is what explains it.
+ */
+function brokenPipe(err: unknown): boolean {
+  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "CONNECTION_CLOSED")
+      return true;
+    if (e instanceof Error && e.message === "the server is not running") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** When the read of a server must end. */

@@ -53,6 +53,8 @@ export class StdioTransport implements Transport {
   private hasExited = false;
   private spawnFailed = false;
   private ended: ExitStatus | undefined;
+  private endedWhileClosing: ExitStatus | undefined;
+  private signalled = false;
   private answered = false;
   private markFinished!: () => void;
   private readonly finished = new Promise<void>((done) => (this.markFinished = done));
@@ -99,6 +101,7 @@ export class StdioTransport implements Transport {
       child.once("spawn", () => resolve());
       child.once("exit", (code, signal) => {
         if (!this.closing) this.ended = { code, signal };
+        else if (!this.signalled) this.endedWhileClosing = { code, signal };
         // What it wrote just before it exited may still be in the pipes.
         const drained = (stream: NodeJS.ReadableStream | null) =>
           new Promise<void>((done) => {
@@ -149,6 +152,19 @@ export class StdioTransport implements Transport {
   /** How the server ended on its own, once it has; undefined while it runs, and when it was ended by close(). */
   get exitStatus(): ExitStatus | undefined {
     return this.ended;
+  }
+
+  /**
+   * How a server that broke the pipe ended, waiting at most `ms` for it: a
+   * write to a process that is ending fails (EPIPE) before its exit is seen,
+   * and the library then closes the transport. An exit before close() sent
+   * any signal is the server's own (it had closed its stdin already); one
+   * that close() caused is undefined here.
+   */
+  async exitAfterBrokenPipe(ms: number): Promise<ExitStatus | undefined> {
+    if (this.ended === undefined && !this.spawnFailed && !this.hasExited)
+      await Promise.race([this.exited, delay(ms)]);
+    return this.ended ?? this.endedWhileClosing;
   }
 
   /** True once the server wrote at least one line to stdout. */
@@ -240,6 +256,7 @@ export class StdioTransport implements Transport {
   private signalGroup(signal: NodeJS.Signals): void {
     const pid = this.child?.pid;
     if (pid === undefined) return;
+    this.signalled = true;
     try {
       process.kill(-pid, signal);
     } catch {
