@@ -3,7 +3,8 @@
 // environment, plus the lock's `env` with its references expanded; never the
 // rest of it (CI's other secrets). A fake server writes its process.env to a file.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pythonDigest, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
@@ -120,5 +121,74 @@ describe("the environment of a stdio server", () => {
     );
     assert.deepEqual(readReport(report), {}, "the server was not started with a blank value");
     assert.ok(existsSync(report));
+  });
+
+  it("a package runner's proxy, CA and registry settings reach the server; a credential in one does not", () => {
+    const ws = new Workspace();
+    const report = ws.path("env.json");
+    const runnerEnv = {
+      HTTPS_PROXY: "http://proxy.internal:3128",
+      NO_PROXY: "localhost,127.0.0.1",
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/corp-ca.pem",
+      npm_config_registry: "https://npm.internal/",
+      NPM_CONFIG_CAFILE: "/etc/ssl/corp-ca.pem",
+      PIP_INDEX_URL: "https://pypi.internal/simple",
+    };
+    const withCredentials = {
+      HTTP_PROXY: "http://ci:proxy-pass-5a1e@proxy.internal:3128",
+      UV_INDEX_URL: "https://token-8c3d@pypi.internal/simple",
+      NPM_TOKEN: "npm_token_value_2b7f",
+      NPM_CONFIG__AUTH: "auth-value-6e4a",
+      "npm_config_//npm.internal/:_authToken": "authtoken-value-3f9b",
+    };
+    const add = runCli(["add", "reporter", "--", process.execPath, SERVERS.envReport, report], {
+      cwd: ws.dir,
+      env: { ...parentEnv, ...runnerEnv, ...withCredentials },
+    });
+    assert.equal(add.code, 0, add.stderr);
+    const env = readReport(report);
+    for (const [name, value] of Object.entries(runnerEnv)) assert.equal(env[name], value, name);
+    for (const name of Object.keys(withCredentials))
+      assert.equal(env[name], undefined, `${name} reached the server`);
+    const values = Object.values(env).join("\n");
+    for (const secret of [
+      "proxy-pass-5a1e",
+      "token-8c3d",
+      "npm_token_value_2b7f",
+      "auth-value-6e4a",
+      "authtoken-value-3f9b",
+    ])
+      assert.ok(!values.includes(secret), secret);
+  });
+});
+
+describe("a package runner that prints nothing until the deadline", () => {
+  it("gets a line that says what probably happened and what to do", () => {
+    const ws = new Workspace();
+    const bin = ws.path("bin");
+    mkdirSync(bin);
+    // What npx does on a first run behind a proxy it was not given: nothing, for a long time.
+    writeFileSync(join(bin, "npx"), "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
+    const started = Date.now();
+    const r = runCli(
+      ["add", "slow", "--timeout", "1", "--", "npx", "-y", "some-mcp-server@1.0.0"],
+      {
+        cwd: ws.dir,
+        env: { PATH: `${bin}:${process.env["PATH"]}` },
+      },
+    );
+    assert.equal(r.code, 1);
+    assert.ok(Date.now() - started < 10_000, "the runner is not waited for");
+    assert.match(
+      r.stderr,
+      /^contractpin: server slow: timed out after 1 s; npx printed nothing: on a first run it may still be downloading the package, or it cannot reach its registry .*run the command once by hand, or give more time with --timeout 120\n$/,
+    );
+  });
+
+  it("a server that is not run through a package runner gets no such line", () => {
+    const ws = new Workspace();
+    const r = runCli(["add", "slow", "--timeout", "1", "--", "sleep", "30"], { cwd: ws.dir });
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, "contractpin: server slow: timed out after 1 s\n");
   });
 });

@@ -58,4 +58,52 @@ describe("StderrTail", () => {
       `${"b".repeat(197)}...`,
     ]);
   });
+
+  it("a first npx run: npm's EBADENGINE warnings give their place at the head to the error", () => {
+    const warnings = Array.from({ length: 9 }, (_, i) => [
+      "npm warn EBADENGINE Unsupported engine {",
+      `npm warn EBADENGINE   package: 'dep-${i}@1.0.0',`,
+      "npm warn EBADENGINE   required: { node: '>=22' },",
+      "npm warn EBADENGINE }",
+    ]).flat();
+    const stack = Array.from(
+      { length: 20 },
+      (_, i) => `    at frame${i} (file:///srv/index.js:${i}:1)`,
+    );
+    const text = [
+      ...warnings,
+      "Error: No access token was provided.",
+      ...stack,
+      "Node.js v20.20.2",
+    ];
+    const lines = tailOf(text.join("\n") + "\n").lines();
+    assert.ok(lines.includes("Error: No access token was provided."), lines.join("\n"));
+    assert.equal(lines.filter((l) => l.startsWith("npm warn")).length, 0, lines.join("\n"));
+    // The count of what was left out still adds up.
+    const marker = lines.find((l) => l.startsWith("... "))!;
+    const skipped = Number(/\.\.\. (\d+) lines skipped/.exec(marker)![1]);
+    assert.equal(skipped + lines.length - 1, text.length);
+    assert.deepEqual(lines.slice(-2), [
+      "    at frame19 (file:///srv/index.js:19:1)",
+      "Node.js v20.20.2",
+    ]);
+  });
+
+  it("an error line in a flood that overflows memory is still shown", () => {
+    const text = [
+      ...numbered(1, 5000),
+      "npm ERR! 404 Not Found - GET https://registry/x",
+      ...numbered(5001, 10_000),
+    ];
+    const lines = tailOf(text.join("\n") + "\n", 4096).lines();
+    assert.ok(lines.includes("npm ERR! 404 Not Found - GET https://registry/x"), lines.join("\n"));
+    assert.deepEqual(lines.slice(-8), numbered(9993, 10_000));
+  });
+
+  it("an error already shown at the head is not repeated", () => {
+    const text = ["Error: boom", ...numbered(1, 40)];
+    const lines = tailOf(text.join("\n") + "\n").lines();
+    assert.equal(lines.filter((l) => l === "Error: boom").length, 1);
+    assert.deepEqual(lines.slice(0, 4), ["Error: boom", ...numbered(1, 3)]);
+  });
 });

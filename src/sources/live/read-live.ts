@@ -16,11 +16,12 @@ import { packageVersion } from "../../io/version.js";
 import type { ReadContext } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
+import { silentRunnerHint } from "./runner-hint.js";
 import { tapFetch } from "./http-tap.js";
 import { sameOriginFetch } from "./same-origin-fetch.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
-import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
+import { INHERITED_ENV, RUNNER_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
 
 // On stdio, a server that leaves server/discover unanswered this long speaks
@@ -95,21 +96,28 @@ export async function readLiveTools(
         ? await stdio.exitAfterBrokenPipe(1000)
         : stdio?.exitStatus;
     const detail = stdio?.stderrTail.lines() ?? [];
-    const message =
-      (deadline.aborted || pastDeadline()) && !(ctx.signal?.aborted ?? false)
-        ? `timed out after ${ctx.timeoutMs / 1000} s`
-        : log.error === undefined && !isContractpinError(err) && exit !== undefined
-          ? describeExit(exit, stdio!.hasAnswered)
-          : describeError(log.error ?? err, ctx.timeoutMs / 1000, {
-              headers: source.transport === "http" && Object.keys(source.headers ?? {}).length > 0,
-            });
+    const timedOut = (deadline.aborted || pastDeadline()) && !(ctx.signal?.aborted ?? false);
+    const message = timedOut
+      ? `timed out after ${ctx.timeoutMs / 1000} s`
+      : log.error === undefined && !isContractpinError(err) && exit !== undefined
+        ? describeExit(exit, stdio!.hasAnswered)
+        : describeError(log.error ?? err, ctx.timeoutMs / 1000, {
+            headers: source.transport === "http" && Object.keys(source.headers ?? {}).length > 0,
+          });
     const hint =
       source.transport === "stdio"
-        ? withheldEnvHint(
+        ? ((timedOut && stdio !== undefined
+            ? silentRunnerHint(
+                expandedCommand(source, ctx),
+                !stdio.hasAnswered && detail.length === 0,
+                ctx.timeoutMs / 1000,
+              )
+            : undefined) ??
+          withheldEnvHint(
             detail,
             ctx.env,
-            new Set([...INHERITED_ENV, ...Object.keys(source.env ?? {})]),
-          )
+            new Set([...INHERITED_ENV, ...RUNNER_ENV, ...Object.keys(source.env ?? {})]),
+          ))
         : undefined;
     throw Object.assign(
       new ContractpinError("SERVER_UNREADABLE", hint ? `${message}; ${hint}` : message, {
@@ -123,6 +131,15 @@ export async function readLiveTools(
     closing = true;
     stop.abort();
     await Promise.all(transports.map((t) => closeTransport(t)));
+  }
+}
+
+/** The program a stdio server runs, its references expanded (it was, to be started). */
+function expandedCommand(source: StdioSource, ctx: ReadContext): string {
+  try {
+    return stdioSpawnSpec(source, ctx).command;
+  } catch {
+    return "";
   }
 }
 

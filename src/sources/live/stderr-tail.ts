@@ -6,6 +6,10 @@
  */
 export class StderrTail {
   private head: Buffer = Buffer.alloc(0);
+  // Lines that look like an error, wherever they stand (at most MAX_NOTABLE),
+  // and the unfinished line they are found in.
+  private readonly notable: string[] = [];
+  private partial = "";
   private tail: Buffer = Buffer.alloc(0);
   private total = 0;
   private newlines = 0;
@@ -29,6 +33,7 @@ export class StderrTail {
     this.total += chunk.length;
     for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) this.newlines++;
     this.endsWithNewline = chunk[chunk.length - 1] === 0x0a;
+    this.scan(chunk);
     let rest = chunk;
     if (this.head.length < this.maxHeadBytes) {
       const room = this.maxHeadBytes - this.head.length;
@@ -41,6 +46,16 @@ export class StderrTail {
       joined.length > this.maxTailBytes
         ? Buffer.from(joined.subarray(joined.length - this.maxTailBytes))
         : Buffer.from(joined);
+  }
+
+  private scan(chunk: Buffer): void {
+    if (this.notable.length >= MAX_NOTABLE) return;
+    const lines = (this.partial + chunk.toString("utf8")).split("\n");
+    this.partial = lines.pop()!.slice(0, MAX_SCANNED_LINE);
+    for (const line of lines) {
+      if (this.notable.length < MAX_NOTABLE && ERROR_LIKE.test(line) && !NOISE.test(line))
+        this.notable.push(line);
+    }
   }
 
   /**
@@ -63,12 +78,31 @@ export class StderrTail {
       first = splitLines(this.head).slice(0, this.maxHeadLines);
       last = splitLines(this.tail).slice(1).slice(-this.maxTailLines);
     }
+    // Package-manager noise (npm's EBADENGINE warnings on a first run) gives
+    // its place at the head to lines that look like the error.
+    const shown = new Set([...first, ...last]);
+    const errors = this.notable
+      .slice(0, this.maxHeadLines)
+      .filter((line) => !shown.has(line) && !shown.has(line.replace(/\r$/, "")));
+    if (errors.length > 0) {
+      const kept = first.filter((line) => !NOISE.test(line));
+      first = [...kept.slice(0, this.maxHeadLines - errors.length), ...errors];
+    }
     const skipped = lineCount - first.length - last.length;
     const marker =
       skipped > 0 ? [`... ${skipped} line${skipped === 1 ? "" : "s"} skipped ...`] : [];
     return [...clean(first), ...marker, ...clean(last)];
   }
 }
+
+// At most this many error-looking lines are kept, each scanned up to this many characters.
+const MAX_NOTABLE = 4;
+const MAX_SCANNED_LINE = 1024;
+// "Error: No access token was provided.", "npm ERR! 404", "FATAL", "Traceback".
+const ERROR_LIKE =
+  /\b(error|fatal|exception|traceback|panic)\b|\bERR!|\bnot (set|found|provided)\b/i;
+// A package manager's warnings and notices: rarely why a server failed.
+const NOISE = /^\s*(npm (warn|notice)|npm WARN|warning|WARN)\b|EBADENGINE|deprecated/i;
 
 function splitLines(bytes: Buffer): string[] {
   const lines = bytes.toString("utf8").split("\n");
