@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { requireDevDeps } from "./dev-deps.mjs";
+
+requireDevDeps();
+const { build } = await import("esbuild");
 
 const root = new URL("..", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));

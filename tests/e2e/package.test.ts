@@ -1,5 +1,5 @@
 // The package as a user gets it: `npm pack` of the source (which must build
-// dist/ itself, through `prepare`), installed into an empty project, and the
+// dist/ itself, through `prepack`), installed into an empty project, and the
 // installed `contractpin` command run through npx.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -37,10 +37,12 @@ function npm(args: string[], cwd: string): string {
 }
 
 let project = "";
+let sourceManifest = "";
+let source = "";
 
 before(() => {
   // The source as a clean checkout has it: tracked and new files, no dist/.
-  const source = join(work, "source");
+  source = join(work, "source");
   mkdirSync(source);
   const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
     cwd: ROOT,
@@ -57,6 +59,7 @@ before(() => {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
   }
+  sourceManifest = readFileSync(join(source, "package.json"), "utf8");
   symlinkSync(join(ROOT, "node_modules"), join(source, "node_modules"), "dir");
   npm(["pack", "--pack-destination", work], source);
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
@@ -97,4 +100,37 @@ test("the installed command pins and verifies a file lock", () => {
   const verify = npx(["verify"]);
   assert.equal(verify.status, 0, verify.stderr);
   assert.match(verify.stdout, /OK: 1 server matches the lock/);
+});
+
+test("the installed manifest has no install-time script, and the clone's package.json is as it was", () => {
+  const installed = JSON.parse(
+    readFileSync(join(project, "node_modules/contractpin/package.json"), "utf8"),
+  ) as { scripts?: Record<string, string> };
+  for (const name of ["prepare", "prepack", "postpack", "install", "postinstall", "preinstall"])
+    assert.equal(installed.scripts?.[name], undefined, name);
+  assert.equal(readFileSync(join(source, "package.json"), "utf8"), sourceManifest);
+});
+
+test("npm pack before npm ci: one line that says to run npm ci, package.json untouched", () => {
+  const bare = join(work, "bare");
+  mkdirSync(join(bare, "scripts"), { recursive: true });
+  for (const file of [
+    "package.json",
+    "scripts/pack-manifest.mjs",
+    "scripts/dev-deps.mjs",
+    "scripts/build.mjs",
+  ])
+    copyFileSync(join(source, file), join(bare, file));
+  const r = spawnSync("npm", ["pack", "--pack-destination", bare], {
+    cwd: bare,
+    env,
+    encoding: "utf8",
+  });
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr,
+    /contractpin: the build needs its development dependencies \(esbuild, typescript missing\): run 'npm ci' first/,
+  );
+  assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  assert.equal(readFileSync(join(bare, "package.json"), "utf8"), sourceManifest);
 });
