@@ -30,7 +30,9 @@ export interface DiffResult {
  * server is reached is a `server-source-changed` finding and makes the
  * server differ even when its tools are equal. Contracts for the report come
  * from the dumps and the locks' snapshots; one warning per side without
- * snapshots, one per tool whose entry is missing or stale.
+ * snapshots, one per tool whose entry is missing or stale. A drifted tool's
+ * changed fields are computed from its two contracts, never taken from the
+ * locks' field digests, which a hand-edited lock controls.
  *
  * @throws ContractpinError USAGE when `selected` names a server neither side has,
  *   or a dump cannot be paired.
@@ -78,7 +80,8 @@ export async function diffSides(
       const key = entryKey(finding.name, tool.name);
       const was = before.get(key);
       const now = after.get(key);
-      // A drifted tool is explained only with both contracts; else by its changed fields.
+      // A drifted tool is explained only with both contracts; else its changed
+      // fields are unknown (the locks' field digests are advisory: unconfirmed).
       if (tool.status === "drifted" && (was === undefined || now === undefined)) continue;
       if (was !== undefined) b.push(was);
       if (now !== undefined) a.push(now);
