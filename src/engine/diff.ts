@@ -13,7 +13,7 @@ import {
   type SideServer,
 } from "../io/diff-side.js";
 import type { WantedEntry } from "../io/snapshot-entries.js";
-import { explainTools, type ServerExplained } from "./explain.js";
+import { explainTools, fieldDigestWarning, type ServerExplained } from "./explain.js";
 
 /** What `contractpin diff` found: spec 6 findings per server, and their explanation. */
 export interface DiffResult {
@@ -94,7 +94,11 @@ export async function diffSides(
   return { findings, explained };
 }
 
-/** The contracts found on `side` for `wanted`, by server and tool; one warning for each that is missing. */
+/**
+ * The contracts found on `side` for `wanted`, by server and tool; one warning
+ * for each that is missing, and one for each whose lock field digests do not
+ * follow from it.
+ */
 async function known(
   side: DiffSide,
   wanted: readonly WantedEntry[],
@@ -106,8 +110,14 @@ async function known(
   if (read.warning !== undefined) warn(read.warning);
   read.entries.forEach((entry, i) => {
     const w = wanted[i]!;
-    if (entry.contract !== undefined) found.set(entryKey(w.server, w.tool), entry.contract);
-    else if (read.warning === undefined && entry.warning !== undefined) warn(entry.warning);
+    if (entry.contract !== undefined) {
+      found.set(entryKey(w.server, w.tool), entry.contract);
+      const tools = side.servers.get(w.server)?.digests.tools;
+      if (side.kind === "lock" && tools !== undefined && Object.hasOwn(tools, w.tool)) {
+        const why = fieldDigestWarning(side.path, w, tools[w.tool]!, entry.contract);
+        if (why !== undefined) warn(why);
+      }
+    } else if (read.warning === undefined && entry.warning !== undefined) warn(entry.warning);
   });
   return found;
 }

@@ -1,9 +1,10 @@
 import { changedFields, type ServerFinding } from "../core/compare.js";
 import type { Contract, ContractField } from "../core/contract.js";
-import { digestContract, type Digest } from "../core/digest.js";
+import { digestContract, type Digest, type ToolDigests } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import type { PinnedServer } from "../core/lock.js";
+import { fieldDigestMismatches } from "../core/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import type { VerifiedServer } from "./verify.js";
@@ -73,6 +74,11 @@ export async function explainDrift(
     read.entries.forEach((entry, i) => {
       const w = wanted[i]!;
       if (entry.contract !== undefined) {
+        const pinned = servers[w.server]!.tools;
+        if (Object.hasOwn(pinned, w.tool)) {
+          const why = fieldDigestWarning(lockFile, w, pinned[w.tool]!, entry.contract);
+          if (why !== undefined) warn(why);
+        }
         const list = before.get(w.server) ?? [];
         list.push(entry.contract);
         before.set(w.server, list);
@@ -93,6 +99,23 @@ export async function explainDrift(
     explained.set(finding.name, server);
   }
   return explained;
+}
+
+/**
+ * The warning for a lock whose field digests of a tool do not follow from the
+ * tool's snapshot entry (matching the lock's tool digest): the lock was
+ * edited by hand, and its field digests name fields that did not change (or
+ * hide one that did). The report shows the fields computed from the contracts.
+ */
+export function fieldDigestWarning(
+  lockFile: string,
+  where: { server: string; tool: string },
+  pinned: ToolDigests,
+  contract: Contract,
+): string | undefined {
+  const wrong = fieldDigestMismatches(pinned.fields, contract);
+  if (wrong.length === 0) return undefined;
+  return `${lockFile}: the field digests of tool ${JSON.stringify(where.tool)} of server ${JSON.stringify(where.server)} do not follow from its snapshot (${wrong.join(", ")}: was the lock edited by hand?); the changed fields shown are computed from the contracts`;
 }
 
 /**

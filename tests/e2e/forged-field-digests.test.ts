@@ -43,6 +43,9 @@ function forge(ws: Workspace, name: string, description: string): void {
   writeLock(ws, name, lock);
 }
 
+const FORGED_WARNING =
+  'contractpin: warning: contractpin.lock: the field digests of tool "search" of server "docs" do not follow from its snapshot (annotations, description: was the lock edited by hand?); the changed fields shown are computed from the contracts\n';
+
 const HEADLINE_UNKNOWN =
   "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: annotations)";
 
@@ -107,11 +110,11 @@ describe("diff of a pull-request lock whose field digests were edited", () => {
     );
   });
 
-  it("with its snapshots kept: the change is computed from the contracts (description, and the injection found)", () => {
+  it("with its snapshots kept: the change is computed from the contracts (description, and the injection found), and one warning names the forged digests", () => {
     const ws = pullRequest();
     const r = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.equal(r.stderr, "");
+    assert.equal(r.stderr, FORGED_WARNING);
     const lines = r.stdout.split("\n");
     assert.ok(lines.includes("  DRIFTED    search  changed: description"), r.stdout);
     assert.match(r.stdout, /^ {4}\[\w+\] description-override at description: gained /m);
@@ -153,10 +156,11 @@ describe("verify against a lock whose field digests were edited", () => {
     assert.match(r.stderr, /the changed fields are unknown/);
   });
 
-  it("with the snapshots: description, from the contracts, and the injection is found", () => {
+  it("with the snapshots: description, from the contracts, the injection is found, and one warning names the forged digests", () => {
     const ws = forgedForVerify();
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stderr, FORGED_WARNING);
     assert.ok(r.stdout.split("\n").includes("  DRIFTED    search  changed: description"), r.stdout);
     assert.match(r.stdout, /^ {4}\[\w+\] description-override at description: gained /m);
   });
