@@ -190,3 +190,33 @@ describe("check of a lock whose field digests were edited", () => {
     assert.match(r.stderr, /changed fields unknown/);
   });
 });
+
+describe("update and init --force of a lock whose field digests were edited", () => {
+  for (const command of [["update"], ["init", "--force"]]) {
+    const name = command.join(" ");
+    it(`${name} without snapshots: says the changed fields are unknown`, () => {
+      const ws = forgedForVerify();
+      rmSync(ws.path("contractpin.contracts.json"));
+      const r = runCli(command, { cwd: ws.dir });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.ok(
+        r.stdout
+          .split("\n")
+          .includes(
+            "  drifted   search  changed: fields unknown (unconfirmed by any snapshot: annotations)",
+          ),
+        r.stdout,
+      );
+    });
+
+    it(`${name} with the snapshots: the fields from the old and new contracts`, () => {
+      const ws = forgedForVerify();
+      const r = runCli(command, { cwd: ws.dir });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.ok(
+        r.stdout.split("\n").includes("  drifted   search  changed: description"),
+        r.stdout,
+      );
+    });
+  }
+});
