@@ -166,6 +166,40 @@ describe("verify against a lock whose field digests were edited", () => {
   });
 });
 
+describe("verify when no field digest explains a changed tool digest", () => {
+  it("every field digest edited to the live one: fields unknown, nothing named", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", injected());
+    assert.equal(
+      runCli(["add", "docs", "--file", "docs.json", "--lock", "new.lock"], { cwd: ws.dir }).code,
+      0,
+    );
+    const live = searchFields(ws.lockJson("new.lock"));
+    ws.dump("docs.json", baseTools());
+    assert.equal(
+      runCli(["add", "docs", "--file", "docs.json", "--no-snapshot"], { cwd: ws.dir }).code,
+      0,
+    );
+    ws.dump("docs.json", injected());
+    const lock = ws.lockJson();
+    Object.assign(searchFields(lock), live);
+    writeLock(ws, "contractpin.lock", lock);
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(
+      r.stdout.split("\n").includes("  DRIFTED    search  changed: fields unknown"),
+      r.stdout,
+    );
+    const json = runCli(["verify", "--json"], { cwd: ws.dir });
+    const search = (
+      JSON.parse(json.stdout) as { servers: { tools: Record<string, unknown>[] }[] }
+    ).servers[0]!.tools.find((t) => t["name"] === "search")!;
+    assert.deepEqual(search["changed_fields"], []);
+    assert.equal(search["fields_confirmed"], false);
+    assert.deepEqual(search["unconfirmed_fields"], []);
+  });
+});
+
 describe("check of a lock whose field digests were edited", () => {
   it("with the snapshots: fails, naming each field digest that does not follow from them", () => {
     const ws = pullRequest();
