@@ -104,7 +104,11 @@ export function unreachableServer(
   return finding;
 }
 
-function changedFields(pinned: ToolDigests, live: ToolDigests): ContractField[] {
+/**
+ * The contract fields whose digests differ between two tools' digests, or that
+ * one has and the other lacks; empty when `pinned` holds no field digests.
+ */
+export function changedFields(pinned: ToolDigests, live: ToolDigests): ContractField[] {
   if (Object.keys(pinned.fields).length === 0) return [];
   return CONTRACT_FIELDS.filter((f) => pinned.fields[f] !== live.fields[f]);
 }

@@ -1,4 +1,4 @@
-import { CONTRACT_FIELDS, contractOf } from "./contract.js";
+import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { digestContract, digestValue, type Digest, type ToolDigests } from "./digest.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "./json-value.js";
 import type { Lock } from "./lock.js";
@@ -145,15 +145,25 @@ function compareEntry(
   } else {
     // The entry is the pinned contract itself (its digest is the lock's), so
     // each field digest the lock records must follow from it.
-    const fields = digestContract(contractOf(entry)).fields;
-    for (const field of CONTRACT_FIELDS) {
-      const recorded = pinned.fields[field];
-      if (recorded !== undefined && recorded !== fields[field]) {
-        problems.push({ kind: "lock-field-digest", server, tool, field });
-      }
+    for (const field of fieldDigestMismatches(pinned.fields, contractOf(entry))) {
+      problems.push({ kind: "lock-field-digest", server, tool, field });
     }
   }
   scanEntry(server, tool, entry, problems);
+}
+
+/**
+ * The fields whose digest a lock records for a tool but which does not follow
+ * from `contract`, the tool's pinned contract (spec 4.2): a digest of another
+ * value, or of a field the contract lacks. Pure.
+ */
+export function fieldDigestMismatches(
+  recorded: ToolDigests["fields"],
+  contract: Contract,
+): ContractField[] {
+  if (Object.keys(recorded).length === 0) return [];
+  const fields = digestContract(contract).fields;
+  return CONTRACT_FIELDS.filter((f) => recorded[f] !== undefined && recorded[f] !== fields[f]);
 }
 
 function scanEntry(

@@ -13,7 +13,7 @@ import {
   type SideServer,
 } from "../io/diff-side.js";
 import type { WantedEntry } from "../io/snapshot-entries.js";
-import { explainTools, type ServerExplained } from "./explain.js";
+import { explainTools, fieldDigestWarning, type ServerExplained } from "./explain.js";
 
 /** What `contractpin diff` found: spec 6 findings per server, and their explanation. */
 export interface DiffResult {
@@ -30,7 +30,9 @@ export interface DiffResult {
  * server is reached is a `server-source-changed` finding and makes the
  * server differ even when its tools are equal. Contracts for the report come
  * from the dumps and the locks' snapshots; one warning per side without
- * snapshots, one per tool whose entry is missing or stale.
+ * snapshots, one per tool whose entry is missing or stale. A drifted tool's
+ * changed fields are computed from its two contracts, never taken from the
+ * locks' field digests, which a hand-edited lock controls.
  *
  * @throws ContractpinError USAGE when `selected` names a server neither side has,
  *   or a dump cannot be paired.
@@ -78,7 +80,8 @@ export async function diffSides(
       const key = entryKey(finding.name, tool.name);
       const was = before.get(key);
       const now = after.get(key);
-      // A drifted tool is explained only with both contracts; else by its changed fields.
+      // A drifted tool is explained only with both contracts; else its changed
+      // fields are unknown (the locks' field digests are advisory: unconfirmed).
       if (tool.status === "drifted" && (was === undefined || now === undefined)) continue;
       if (was !== undefined) b.push(was);
       if (now !== undefined) a.push(now);
@@ -91,7 +94,11 @@ export async function diffSides(
   return { findings, explained };
 }
 
-/** The contracts found on `side` for `wanted`, by server and tool; one warning for each that is missing. */
+/**
+ * The contracts found on `side` for `wanted`, by server and tool; one warning
+ * for each that is missing, and one for each whose lock field digests do not
+ * follow from it.
+ */
 async function known(
   side: DiffSide,
   wanted: readonly WantedEntry[],
@@ -103,8 +110,14 @@ async function known(
   if (read.warning !== undefined) warn(read.warning);
   read.entries.forEach((entry, i) => {
     const w = wanted[i]!;
-    if (entry.contract !== undefined) found.set(entryKey(w.server, w.tool), entry.contract);
-    else if (read.warning === undefined && entry.warning !== undefined) warn(entry.warning);
+    if (entry.contract !== undefined) {
+      found.set(entryKey(w.server, w.tool), entry.contract);
+      const tools = side.servers.get(w.server)?.digests.tools;
+      if (side.kind === "lock" && tools !== undefined && Object.hasOwn(tools, w.tool)) {
+        const why = fieldDigestWarning(side.path, w, tools[w.tool]!, entry.contract);
+        if (why !== undefined) warn(why);
+      }
+    } else if (read.warning === undefined && entry.warning !== undefined) warn(entry.warning);
   });
   return found;
 }

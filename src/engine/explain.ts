@@ -1,9 +1,10 @@
-import type { ServerFinding } from "../core/compare.js";
-import type { Contract } from "../core/contract.js";
-import type { Digest } from "../core/digest.js";
+import { changedFields, type ServerFinding } from "../core/compare.js";
+import type { Contract, ContractField } from "../core/contract.js";
+import { digestContract, type Digest, type ToolDigests } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import type { PinnedServer } from "../core/lock.js";
+import { fieldDigestMismatches } from "../core/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import type { VerifiedServer } from "./verify.js";
@@ -14,6 +15,14 @@ export interface ToolExplained {
   before?: Contract;
   /** The live contract (absent for a removed tool). */
   after?: Contract;
+  /**
+   * For a drifted tool whose two contracts are known: the fields that differ
+   * between them. Computed from the contracts, never from the lock's field
+   * digests (advisory, spec 4.2: a hand-edited lock can name any field).
+   * Absent when either contract is unknown: then nothing confirms which
+   * fields changed.
+   */
+  fields?: ContractField[];
   /** Classified findings, most severe first. */
   findings: Finding[];
   /** For an added tool that is a likely rename: the removed tool's name. */
@@ -34,8 +43,9 @@ export interface ServerExplained {
  * the pinned contracts from the snapshots beside the lock. The snapshots are
  * read only when some tool drifted or was removed (a clean verify never reads
  * them), each entry used only when its digest is the lock's tool digest (a
- * missing, stale or edited one gives one warning, and that tool falls back to
- * its changed field names). Never changes a verdict.
+ * missing, stale or edited one gives one warning, and that tool's changed
+ * fields are unknown: the lock's field digests alone confirm nothing). Never
+ * changes a verdict.
  */
 export async function explainDrift(
   lockFile: string,
@@ -58,12 +68,17 @@ export async function explainDrift(
     if (read.warning !== undefined) warn(read.warning);
     else if (!read.file) {
       warn(
-        `${path}: no contract snapshots (pinned with --no-snapshot, or before they existed); showing the changed fields only; 'contractpin update' writes them`,
+        `${path}: no contract snapshots (pinned with --no-snapshot, or before they existed); the changed fields are unknown; 'contractpin update' writes them`,
       );
     }
     read.entries.forEach((entry, i) => {
       const w = wanted[i]!;
       if (entry.contract !== undefined) {
+        const pinned = servers[w.server]!.tools;
+        if (Object.hasOwn(pinned, w.tool)) {
+          const why = fieldDigestWarning(lockFile, w, pinned[w.tool]!, entry.contract);
+          if (why !== undefined) warn(why);
+        }
         const list = before.get(w.server) ?? [];
         list.push(entry.contract);
         before.set(w.server, list);
@@ -87,10 +102,28 @@ export async function explainDrift(
 }
 
 /**
+ * The warning for a lock whose field digests of a tool do not follow from the
+ * tool's snapshot entry (matching the lock's tool digest): the lock was
+ * edited by hand, and its field digests name fields that did not change (or
+ * hide one that did). The report shows the fields computed from the contracts.
+ */
+export function fieldDigestWarning(
+  lockFile: string,
+  where: { server: string; tool: string },
+  pinned: ToolDigests,
+  contract: Contract,
+): string | undefined {
+  const wrong = fieldDigestMismatches(pinned.fields, contract);
+  if (wrong.length === 0) return undefined;
+  return `${lockFile}: the field digests of tool ${JSON.stringify(where.tool)} of server ${JSON.stringify(where.server)} do not follow from its snapshot (${wrong.join(", ")}: was the lock edited by hand?); the changed fields shown are computed from the contracts`;
+}
+
+/**
  * Explains a compared server's tools that are not unchanged, from the
  * contracts known: `before`, the pinned contracts of drifted and removed
- * tools (those without one fall back to their changed fields), and `after`,
- * the new contracts of drifted and added tools. `pinnedNames` are every tool
+ * tools (a drifted tool without one is not classified, and its changed
+ * fields are unknown), and `after`, the new contracts of drifted and added
+ * tools. A drifted tool with both gets the fields that differ between them. `pinnedNames` are every tool
  * name on the pinned side. Classifies them, pairs likely renames, and sorts
  * each tool's findings most severe first. Pure.
  */
@@ -116,6 +149,8 @@ export function explainTools(
     const a = afterByName.get(tool.name);
     if (b !== undefined) explainedTool.before = b;
     if (a !== undefined) explainedTool.after = a;
+    if (tool.status === "drifted" && b !== undefined && a !== undefined)
+      explainedTool.fields = changedFields(digestContract(b), digestContract(a));
     tools.set(tool.name, explainedTool);
   }
   for (const f of findings) {

@@ -122,7 +122,7 @@ export async function sideContracts(
     };
   }
   const none = (why: string) => ({
-    warning: `${side.path}: ${why}; showing the changed fields only (name them with --old-contracts or --new-contracts)`,
+    warning: `${side.path}: ${why}; the changed fields are unknown (name them with --old-contracts or --new-contracts)`,
     entries: wanted.map(() => ({})),
   });
   if (side.snapshots === undefined) {

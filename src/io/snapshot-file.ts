@@ -85,7 +85,7 @@ export async function readSnapshot(path: string, read?: Uint8Array): Promise<Sna
   }
 }
 
-const FALLBACK = "; showing the changed fields only";
+const FALLBACK = "; the changed fields are unknown";
 
 /** One tool's snapshot, or why there is none. */
 export interface SnapshotEntry {

@@ -253,13 +253,16 @@ describe("SARIF 2.1.0", () => {
     );
   });
 
-  it("reports a drifted tool without a snapshot as tool-drifted with its changed fields", () => {
+  it("reports a drifted tool without a snapshot as tool-drifted, its fields unknown (the field digests only claim them)", () => {
     const r = report([search], [drifted]);
     r.explained = undefined;
     const { log } = sarifOf(r);
     const [result] = log["runs"][0]["results"];
     assert.equal(result.ruleId, "tool-drifted");
-    assert.match(result.message.text, /changed: annotations, description, inputSchema$/);
+    assert.match(
+      result.message.text,
+      /\. changed: fields unknown \(unconfirmed by any snapshot: annotations, description, inputSchema\)$/,
+    );
   });
 
   it("holds no `##[` and no hidden character, and parses back to the server's text", () => {

@@ -42,6 +42,8 @@ interface JsonTool {
   name: string;
   status: string;
   changed_fields?: string[];
+  fields_confirmed?: boolean;
+  unconfirmed_fields?: string[];
   snapshot?: boolean;
   renamed_from?: string;
   renamed_to?: string;
@@ -78,6 +80,9 @@ describe("verify shows each rule family's change, rule id, severity and line", (
     );
     const search = jsonTools(ws).find((t) => t.name === "search")!;
     assert.equal(search.snapshot, true);
+    assert.deepEqual(search.changed_fields, ["annotations"]);
+    assert.equal(search.fields_confirmed, true);
+    assert.equal(search.unconfirmed_fields, undefined);
     assert.deepEqual(search.findings, [
       {
         rule: "annotation-readonly-removed",
@@ -291,17 +296,17 @@ describe("verify shows each rule family's change, rule id, severity and line", (
   });
 });
 
-describe("verify without a usable snapshot: one warning, the changed fields, the same verdict", () => {
+describe("verify without a usable snapshot: one warning, the changed fields unknown, the same verdict", () => {
   const fallback = [
     "docs  DRIFT  (2 pinned tools)",
-    "  DRIFTED    search  changed: annotations",
+    "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: annotations)",
     "",
     "FAIL: 1 drifted of 1 server (tools: 1 drifted)",
     ACCEPT,
     "",
   ].join("\n");
 
-  it("a hand-edited entry: one warning naming the tool, the field names, exit 1", () => {
+  it("a hand-edited entry: one warning naming the tool, the fields unknown, exit 1", () => {
     const ws = drifted("annotation-flip");
     writeFileSync(
       ws.path(SIDECAR),
@@ -311,12 +316,15 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
-      `contractpin: warning: ${SIDECAR}: no snapshot of tool "search" of server "docs" matches the lock (stale or edited); showing the changed fields only\n`,
+      `contractpin: warning: ${SIDECAR}: no snapshot of tool "search" of server "docs" matches the lock (stale or edited); the changed fields are unknown\n`,
     );
     assert.equal(r.stdout, fallback);
     const search = jsonTools(ws).find((t) => t.name === "search")!;
     assert.equal(search.snapshot, false);
-    assert.deepEqual(search.changed_fields, ["annotations"]);
+    // The lock's field digests name annotations; no snapshot confirms them.
+    assert.deepEqual(search.changed_fields, []);
+    assert.equal(search.fields_confirmed, false);
+    assert.deepEqual(search.unconfirmed_fields, ["annotations"]);
   });
 
   it("a stale entry (the sidecar of an older pin) is the same", () => {
@@ -329,10 +337,15 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^contractpin: warning: .*"search".*\(stale or edited\).*\n$/);
-    assert.ok(r.stdout.includes("  DRIFTED    search  changed: annotations\n\n"), r.stdout);
+    assert.ok(
+      r.stdout.includes(
+        "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: annotations)\n\n",
+      ),
+      r.stdout,
+    );
   });
 
-  it("no sidecar at all (--no-snapshot): one warning, the field names, exit 1", () => {
+  it("no sidecar at all (--no-snapshot): one warning, the fields unknown, exit 1", () => {
     const ws = drifted("annotation-flip", ["--no-snapshot"]);
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1);
@@ -344,7 +357,7 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
     );
   });
 
-  it("a corrupt sidecar: one warning, the field names, exit 1", () => {
+  it("a corrupt sidecar: one warning, the fields unknown, exit 1", () => {
     const ws = drifted("annotation-flip");
     writeFileSync(ws.path(SIDECAR), "{ not json");
     const r = runCli(["verify"], { cwd: ws.dir });
@@ -352,14 +365,14 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
     assert.equal(r.stdout, fallback);
     assert.match(
       r.stderr,
-      /^contractpin: warning: contractpin\.contracts\.json: the contract snapshots are corrupt: .*; showing the changed fields only\n$/,
+      /^contractpin: warning: contractpin\.contracts\.json: the contract snapshots are corrupt: .*; the changed fields are unknown\n$/,
     );
   });
-  it("a sidecar that is a FIFO: refused at once with one warning, the field names, exit 1 (verify and diff)", () => {
+  it("a sidecar that is a FIFO: refused at once with one warning, the fields unknown, exit 1 (verify and diff)", () => {
     const ws = drifted("annotation-flip");
     rmSync(ws.path(SIDECAR));
     execFileSync("mkfifo", [ws.path(SIDECAR)]);
-    const warning = `contractpin: warning: ${SIDECAR}: cannot read the contract snapshots: it is a FIFO (named pipe), not a regular file; showing the changed fields only\n`;
+    const warning = `contractpin: warning: ${SIDECAR}: cannot read the contract snapshots: it is a FIFO (named pipe), not a regular file; the changed fields are unknown\n`;
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, fallback);
@@ -367,7 +380,12 @@ describe("verify without a usable snapshot: one warning, the changed fields, the
     const d = runCli(["diff", "contractpin.lock", "docs.json"], { cwd: ws.dir });
     assert.equal(d.code, 1);
     assert.equal(d.stderr, warning);
-    assert.ok(d.stdout.includes("  DRIFTED    search  changed: annotations\n"), d.stdout);
+    assert.ok(
+      d.stdout.includes(
+        "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: annotations)\n",
+      ),
+      d.stdout,
+    );
   });
 });
 

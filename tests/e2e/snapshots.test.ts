@@ -198,16 +198,22 @@ describe("contract snapshots", () => {
     assert.equal(clean.stderr, "");
 
     // A drift from v2, even back to v1 (which the stale entry holds): one
-    // warning, the changed field, and no word diff against v1 taken for the pin.
+    // warning, the changed fields unknown (the lock's field digests alone
+    // confirm nothing), and no word diff against v1 taken for the pin.
     for (const text of [v1[0]!["description"], "Other words."]) {
       ws.dump("s.json", [{ ...v1[0]!, description: text }, v1[1]!]);
       const r = runCli(["verify"], { cwd: ws.dir });
       assert.equal(r.code, 1, r.stderr);
       assert.equal(
         r.stderr,
-        `contractpin: warning: ${SIDECAR}: no snapshot of tool "search" of server "s" matches the lock (stale or edited); showing the changed fields only\n`,
+        `contractpin: warning: ${SIDECAR}: no snapshot of tool "search" of server "s" matches the lock (stale or edited); the changed fields are unknown\n`,
       );
-      assert.ok(r.stdout.includes("  DRIFTED    search  changed: description\n\n"), r.stdout);
+      assert.ok(
+        r.stdout.includes(
+          "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: description)\n\n",
+        ),
+        r.stdout,
+      );
       assert.ok(!r.stdout.includes("description:"), r.stdout);
     }
 

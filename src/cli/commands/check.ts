@@ -23,7 +23,9 @@ is read. Fast enough for a pre-commit hook.
     tokens and keys. Each is named by where it is, never by its value.
 
 No snapshot file is not a failure (they are optional: --no-snapshot); a note
-on stderr says so.
+on stderr says so, and that the lock's field digests then cannot be checked:
+they are advisory, so verify and diff report a drifted tool's changed fields
+as unknown unless both its contracts are known.
 
 Options:
 ${LOCK_HELP}
@@ -45,7 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { result } = checked;
   if (!result.snapshot && result.tools > 0) {
     await io.err(
-      `contractpin: note: no contract snapshots (${sanitizeLine(checked.snapshotPath)}): nothing to compare the lock with; they are optional, and written when pinning without --no-snapshot\n`,
+      `contractpin: note: no contract snapshots (${sanitizeLine(checked.snapshotPath)}): nothing to compare the lock with, so the lock's field digests cannot be checked (verify and diff report a drifted tool's changed fields unknown); snapshots are optional, and written when pinning without --no-snapshot\n`,
     );
   }
   await io.out(renderCheck(checked, values.lock));

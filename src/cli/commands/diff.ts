@@ -29,7 +29,9 @@ it is compared with the lock's only server, or the one --server names.
 What changed in the words needs the pinned contracts: a lock's are read from
 the snapshots file beside it (X.lock gives X.contracts.json, so save both
 under matching names), or from --old-contracts / --new-contracts. Without
-them the report names the changed fields, with one warning.
+them, with one warning, a drifted tool's changed fields are unknown: the
+field digests a lock records are advisory (a hand-edited lock can make them
+name any field), so the fields they name are shown only as unconfirmed.
 
 Reviewing a pull request:
   git show origin/main:contractpin.lock > /tmp/old.lock

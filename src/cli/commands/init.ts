@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import type { ImportedConfigs } from "../../config/discover.js";
-import { compareServer } from "../../core/compare.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
+import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
@@ -123,6 +123,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const pinned = await pinAll(requests, ctx, concurrency, repeat);
   const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
+  // What a re-pin changed, before the snapshots (the old contracts) are rewritten.
+  const before = previous?.servers ?? {};
+  const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
+  const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, {
     signal: io.signal,
@@ -140,15 +144,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   } else {
     // A re-pin (init --force) says what it accepted, as update does.
     const names = requests.map((r) => r.name).sort();
-    const before = previous?.servers ?? {};
-    const repinned = names.filter((name) => Object.hasOwn(before, name));
-    if (repinned.length > 0) {
-      await io.out(
-        renderChanges(
-          repinned.map((name) => compareServer(name, before[name]!, lock.servers[name]!)),
-        ),
-      );
-    }
+    if (repinned.length > 0) await io.out(renderChanges(changes.findings, changes.explained));
     for (const name of names.filter((n) => !Object.hasOwn(before, n))) {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }

@@ -1,7 +1,7 @@
-import { compareServer } from "../../core/compare.js";
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
+import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
 import { parseCommandArgs } from "../args.js";
@@ -27,7 +27,9 @@ import { renderChanges } from "../render/pin-text.js";
 export const help = `Usage: contractpin update [NAME...] [options]
 
 Re-reads the named servers (or every server in the lock), re-pins them, and
-prints what changed. The lock is rewritten only when something did change.
+prints what changed (a drifted tool's changed fields from its old contract,
+in the snapshots, and its new one; without the old one, unknown). The lock
+is rewritten only when something did change.
 If any server cannot be read (or, with --repeat, reads differ), nothing is
 written (exit 1).
 
@@ -64,7 +66,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, { server }] of repinned) setMember(servers, name, server);
-  const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
+  // Before the snapshots are rewritten: they hold the old contracts.
+  const changes = await repinChanges(lockFile, previous.servers, names, repinned);
   const written = await writeLock(
     lockFile,
     { generated_at: timestamp(new Date()), servers },
@@ -78,7 +81,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     });
   }
   await io.out(
-    renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
+    renderChanges(changes.findings, changes.explained) +
+      (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
   );
   return EXIT.OK;
 }

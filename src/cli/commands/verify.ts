@@ -36,7 +36,9 @@ else unchanged. Prints one line per server and a block for each tool that is
 not unchanged: with the contract snapshots beside the lock (written by init,
 add and update), a word diff of the description, the schema and annotation
 changes by JSON Pointer, and classified findings with a rule id and a
-severity (docs/findings.md); without them, the names of the changed fields.
+severity (docs/findings.md); without them, the changed fields are unknown
+(the lock's field digests are advisory: the fields they name are shown only
+as unconfirmed).
 Severity never changes the exit code: any drift fails, in every format.
 
 Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a

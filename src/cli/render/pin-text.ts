@@ -1,6 +1,8 @@
 import type { ServerFinding } from "../../core/compare.js";
+import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
+import { driftedFields, driftedFieldsText } from "./changed-fields.js";
 import { displayName } from "./style.js";
 
 /** One line for a server just pinned. */
@@ -14,8 +16,15 @@ export function renderPinned(
   return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}, ${server.digest} in ${lockPath}\n`;
 }
 
-/** What re-pinning changed, per server, from a comparison of the old pins with the new. */
-export function renderChanges(findings: readonly ServerFinding[]): string {
+/**
+ * What re-pinning changed, per server, from a comparison of the old pins with
+ * the new: a drifted tool's changed fields as `explained` confirms them (from
+ * both contracts), else unknown.
+ */
+export function renderChanges(
+  findings: readonly ServerFinding[],
+  explained?: ReadonlyMap<string, ServerExplained>,
+): string {
   const lines: string[] = [];
   for (const server of findings) {
     const changed = server.tools.filter((t) => t.status !== "unchanged");
@@ -25,9 +34,10 @@ export function renderChanges(findings: readonly ServerFinding[]): string {
     }
     lines.push(`${displayName(server.name)}: updated`);
     for (const tool of changed) {
+      const detail = explained?.get(server.name)?.tools.get(tool.name);
       const fields =
-        tool.status === "drifted" && tool.fields?.length
-          ? `  changed: ${tool.fields.join(", ")}`
+        tool.status === "drifted"
+          ? `  changed: ${driftedFieldsText(driftedFields(tool, detail))}`
           : "";
       lines.push(`  ${tool.status.padEnd(8)}  ${displayName(tool.name)}${fields}`);
     }

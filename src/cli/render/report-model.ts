@@ -7,6 +7,7 @@ import type { LockLines } from "../../core/lock-lines.js";
 import { escapeHiddenJson } from "../../core/pretty-json.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
+import { driftedFields, unknownFieldsText } from "./changed-fields.js";
 import { displayName, style } from "./style.js";
 import { findingLine } from "./verify-text.js";
 
@@ -57,7 +58,8 @@ export interface ReportItem {
  * Every finding of a report, most severe first (servers and tools in report
  * order within a severity). Never silently missing: an unreachable server
  * without an explanation gets `server-unreachable`, and a tool that is not
- * unchanged but has no classified finding (no snapshot) gets `tool-drifted`,
+ * unchanged but has no classified finding (no snapshot) gets `tool-drifted`
+ * (its `after`: the fields the field digests claim, which nothing confirms),
  * `tool-added` or `tool-removed`.
  */
 export function reportItems(report: DriftReport, lines: LockLines): ReportItem[] {
@@ -92,7 +94,11 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
       if (found.length === 0) {
         found = [
           tool.status === "drifted"
-            ? unexplainedDriftFinding(server.name, tool.name, tool.fields ?? [])
+            ? unexplainedDriftFinding(
+                server.name,
+                tool.name,
+                driftedFields(tool, detail).unconfirmed,
+              )
             : toFinding(
                 { rule: tool.status === "added" ? "tool-added" : "tool-removed" },
                 tool.name,
@@ -132,8 +138,9 @@ export function itemMessage(item: ReportItem): string {
   if (finding.rule === "server-unreachable") {
     detail = typeof finding.after === "string" ? visibleText(finding.after) : "no reason given";
   } else if (finding.rule === "tool-drifted") {
-    const fields = Array.isArray(finding.after) ? finding.after.join(", ") : "";
-    detail = `changed: ${fields === "" ? "fields unknown" : fields}`;
+    // Its fields are those the field digests claim: no snapshot confirms them.
+    const claimed = Array.isArray(finding.after) ? finding.after.map((f) => String(f)) : [];
+    detail = `changed: ${unknownFieldsText(claimed.map((f) => visibleText(f)))}`;
   } else {
     detail = findingLine(finding, style(false));
   }

@@ -4,6 +4,7 @@ import type { Finding } from "../../core/findings/finding.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
+import { driftedFields } from "./changed-fields.js";
 
 /** The identifier of the --json report's schema (documented in the README). */
 export const REPORT_FORMAT = "contractpin-verify/1";
@@ -14,8 +15,9 @@ export const MAX_FINDING_VALUE_CHARS = 200;
 /**
  * One stable JSON object with every server's status and findings. Keys added
  * since the first version (`findings`, `snapshot`, `renamed_from`,
- * `renamed_to`) are new members only: a reader of the first version is not
- * affected. Every character a terminal could act on or hide is written as a
+ * `renamed_to`, `fields_confirmed`, `unconfirmed_fields`) are new members
+ * only: a reader of the first version is not affected. `changed_fields` is
+ * empty when the changed fields are unknown, as it was without field digests. Every character a terminal could act on or hide is written as a
  * `\u` escape, so the report holds none raw.
  */
 export function renderVerifyJson(
@@ -53,12 +55,19 @@ export function renderVerifyJson(
             : undefined,
         tools: server.tools.map((tool) => {
           const detail = explained?.tools.get(tool.name);
+          const fields = tool.status === "drifted" ? driftedFields(tool, detail) : undefined;
           return {
             name: tool.name,
             status: tool.status,
             pinned: tool.pinned,
             live: tool.live,
-            changed_fields: tool.fields,
+            // Empty when unknown, as in the first version (which read the field digests).
+            changed_fields: fields === undefined ? undefined : (fields.confirmed ?? []),
+            fields_confirmed: fields === undefined ? undefined : fields.confirmed !== undefined,
+            unconfirmed_fields:
+              fields === undefined || fields.confirmed !== undefined
+                ? undefined
+                : fields.unconfirmed,
             snapshot:
               tool.status === "drifted" || tool.status === "removed"
                 ? detail?.before !== undefined

@@ -7,6 +7,7 @@ import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
+import { driftedFields, driftedFieldsText } from "./changed-fields.js";
 import { displayName, style, type Style } from "./style.js";
 
 const TOOL_LABEL: Record<ToolFinding["status"], string> = {
@@ -20,7 +21,7 @@ const TOOL_LABEL: Record<ToolFinding["status"], string> = {
 export interface VerifyTextOptions {
   /** List every tool, unchanged ones included (default: only the tools that are not unchanged). */
   verbose?: boolean;
-  /** What changed, per server (explainDrift); without it, drifted tools show their changed fields. */
+  /** What changed, per server (explainDrift); without it, drifted tools' changed fields are unknown. */
   explained?: ReadonlyMap<string, ServerExplained>;
   /** The command that accepts the drift, printed last when the verdict failed on a drift. */
   accept?: string;
@@ -102,9 +103,9 @@ export function serverLines(
       line += `  (likely renamed to ${displayName(detail.renamedTo)})`;
     }
     if (tool.status === "drifted") {
-      // The headline; without a snapshot of the pinned contract, all there is.
-      const fields =
-        tool.fields && tool.fields.length > 0 ? tool.fields.join(", ") : "fields unknown";
+      // The headline: the fields that differ between the two contracts; without
+      // both, unknown (the field digests alone are advisory, spec 4.2).
+      const fields = driftedFieldsText(driftedFields(tool, detail));
       line = `${line.padEnd(line.length + width - displayName(tool.name).length)}  changed: ${fields}`;
     }
     if (tool.status === "added" && server.status === "ok")

@@ -122,7 +122,9 @@ export function unreachableFinding(server: string, message?: string): Finding {
 
 /**
  * The finding of a drifted tool that cannot be classified (no snapshot of its
- * pinned contract): `tool-drifted`, with the changed fields' names in `after`.
+ * pinned contract): `tool-drifted`, with the names of the fields whose field
+ * digests differ in `after`. Those digests are advisory (spec 4.2): the names
+ * are unconfirmed, never what a report says changed.
  */
 export function unexplainedDriftFinding(
   server: string,

@@ -176,7 +176,7 @@ export const RULES = {
   "tool-drifted": {
     severity: "high",
     title: "A tool's contract changed, with no snapshot to say how",
-    help: "The tool's digest differs from the lock, but no contract snapshot matching the lock was found (pinned with --no-snapshot, before snapshots existed, or the snapshots file is stale), so the change cannot be classified; only the names of the changed fields are known. Re-pin a known-good state to get snapshots, and review the live tool before accepting it.",
+    help: "The tool's digest differs from the lock, but a contract it changed from or to is not known: no contract snapshot matching the lock was found (pinned with --no-snapshot, before snapshots existed, or the snapshots file is stale, edited or deleted), so the change cannot be classified and which fields changed is unknown. The lock's field digests are advisory and a hand-edited lock can make them name any field, so the fields they name are shown only as unconfirmed. Re-pin a known-good state to get snapshots, and review the whole live tool before accepting it.",
   },
 } as const satisfies Record<string, RuleSpec>;
 

@@ -152,7 +152,7 @@ describe("snapshot file", () => {
     assert.equal(entry.contract, undefined);
     assert.equal(
       entry.warning,
-      `${path}: no snapshot of tool "search" of server "docs" matches the lock (stale or edited); showing the changed fields only`,
+      `${path}: no snapshot of tool "search" of server "docs" matches the lock (stale or edited); the changed fields are unknown`,
     );
   });
 
@@ -192,7 +192,7 @@ describe("snapshot file", () => {
     );
     assert.equal(
       entry.warning,
-      'f: no snapshot of tool "__proto__" of server "docs"; showing the changed fields only',
+      'f: no snapshot of tool "__proto__" of server "docs"; the changed fields are unknown',
     );
   });
 
@@ -238,7 +238,7 @@ describe("snapshot file", () => {
       assert.equal(snapshot, undefined, what);
       assert.equal(
         warning,
-        `${path}: cannot read the contract snapshots: ${why}; showing the changed fields only`,
+        `${path}: cannot read the contract snapshots: ${why}; the changed fields are unknown`,
         what,
       );
       const wanted = [{ server: "s", tool: "t", pinned: `sha256:${"0".repeat(64)}` as const }];

@@ -1,0 +1,35 @@
+import { compareServer, type ServerFinding } from "../core/compare.js";
+import type { Contract } from "../core/contract.js";
+import type { PinnedServer } from "../core/lock.js";
+import { explainDrift, type ServerExplained } from "./explain.js";
+
+/** What re-pinning changed: each server's comparison, and what is known of it. */
+export interface RepinChanges {
+  findings: ServerFinding[];
+  explained: Map<string, ServerExplained>;
+}
+
+/**
+ * What re-pinning `names` (each in `previous`) changed: the old pins against
+ * the new, and each drifted tool's changed fields computed from its old
+ * contract (the snapshot beside `lockFile`, when its entry matches the old
+ * lock) and its new one. Call it before the snapshots are rewritten. The old
+ * lock's field digests confirm nothing (spec 4.2): without a matching entry
+ * the changed fields are unknown. Warnings about the old snapshots are not
+ * given: the re-pin replaces them.
+ */
+export async function repinChanges(
+  lockFile: string,
+  previous: Readonly<Record<string, PinnedServer>>,
+  names: readonly string[],
+  pinned: ReadonlyMap<string, { server: PinnedServer; contracts: Contract[] }>,
+): Promise<RepinChanges> {
+  const verified = names.map((name) => {
+    const read = pinned.get(name)!;
+    const finding = compareServer(name, previous[name]!, read.server);
+    const moved = new Set(finding.tools.filter((t) => t.status === "drifted").map((t) => t.name));
+    return { finding, changed: read.contracts.filter((c) => moved.has(c.name)) };
+  });
+  const explained = await explainDrift(lockFile, previous, verified, () => {});
+  return { findings: verified.map((v) => v.finding), explained };
+}
