@@ -23,8 +23,8 @@ export interface Upstream {
   sendRaw(bytes: Uint8Array): Promise<void>;
 }
 
-/** One event the guard reports: a tool kept from the client, or a call it answered itself. */
-export interface GuardEvent {
+/** A tool kept from the client, or a call the guard answered itself. */
+export interface ToolEvent {
   event: "withheld" | "refused";
   server: string;
   tool: string;
@@ -32,6 +32,18 @@ export interface GuardEvent {
   pinned?: Digest;
   live?: Digest;
 }
+
+/** A message the guard let go nowhere: `what` says what it was and why (it may hold server text). */
+export interface DropEvent {
+  event: "dropped";
+  server: string;
+  /** Who sent it. */
+  from: "server" | "client";
+  what: string;
+}
+
+/** One event the guard reports (a stderr line, a JSON log line). */
+export type GuardEvent = ToolEvent | DropEvent;
 
 /** How a session is set up. */
 export interface RelayOptions {
@@ -181,7 +193,7 @@ export class Relay {
           INVALID_REQUEST,
           `contractpin guard: the message is not strict JSON: ${why}`,
         );
-      else this.options.warn(`dropped a client message that is not strict JSON: ${why}`);
+      else this.drop("client", `a client message that is not strict JSON: ${why}`);
       return;
     }
     if (Array.isArray(message)) {
@@ -212,15 +224,13 @@ export class Relay {
     if (envelope !== undefined) this.adoptEnvelope(envelope);
     if (method === "notifications/cancelled" && isOwnId(cancelledId(message))) {
       // Only the guard cancels its own requests.
-      this.options.warn(
-        "dropped a client's notifications/cancelled naming a request of the guard's",
-      );
+      this.drop("client", "a client's notifications/cancelled naming a request of the guard's");
       return;
     }
     if (!isRequest && method === "tools/call") {
       // A call without a usable id (a notification, an id of null or an
       // object) could not be answered: it goes nowhere, never unchecked.
-      this.options.warn("dropped a tools/call without a string or number id");
+      this.drop("client", "a tools/call without a string or number id");
       if (id !== undefined)
         this.replyError(
           "null",
@@ -307,7 +317,7 @@ export class Relay {
         method: "tools/call",
         firstPage: false,
       });
-    const withheld: Omit<GuardEvent, "event" | "server"> =
+    const withheld: Omit<ToolEvent, "event" | "server"> =
       known === undefined ? { tool: name, reason: "unlisted" } : { ...known.withheld, tool: name };
     delete (withheld as { name?: string }).name;
     this.options.onEvent({ event: "refused", server: this.options.server, ...withheld });
@@ -350,7 +360,7 @@ export class Relay {
     if (Array.isArray(message)) {
       const spans = elementSpans(text, valueSpan(text, []) ?? [0, 0]);
       if (spans === undefined || spans.length !== message.length) {
-        this.options.warn(`server ${this.options.server}: dropped a batch it could not split`);
+        this.drop("server", "a batch it could not split");
         return;
       }
       message.forEach((m, i) => this.serverMessage(m, text.slice(spans[i]![0], spans[i]![1])));
@@ -360,7 +370,8 @@ export class Relay {
   }
 
   private serverNotStrict(text: string, err: unknown): void {
-    const why = `the server sent a message that is not strict JSON: ${reason(err)}`;
+    const what = `a message that is not strict JSON: ${reason(err)}`;
+    const why = `the server sent ${what}`;
     let loose: unknown;
     try {
       loose = JSON.parse(text);
@@ -369,7 +380,7 @@ export class Relay {
       this.options.warn(`server ${this.options.server}: ignored a stdout line that is not JSON`);
       return;
     }
-    this.options.warn(`server ${this.options.server}: ${why}`);
+    this.drop("server", what);
     // Whatever it was (a list_changed among them), what was known may be stale.
     this.invalidate();
     for (const m of Array.isArray(loose) ? loose : [loose]) {
@@ -408,13 +419,12 @@ export class Relay {
     if (settled.kind === "unaddressed") return this.out.send(raw);
     if (settled.kind === "stray") {
       // A late answer to one of the guard's own requests (after its timeout) is no news.
-      if (!isOwnId(settled.id))
-        this.options.warn(`server ${this.options.server}: dropped ${settled.why}`);
+      if (!isOwnId(settled.id)) this.drop("server", settled.why);
       return;
     }
     const { sent } = settled;
     if (settled.kind === "flawed") {
-      this.options.warn(`server ${this.options.server}: dropped an answer: ${settled.why}`);
+      this.drop("server", `an answer: ${settled.why}`);
       if (sent.by === "guard")
         return sent.settle(new ContractpinError("SERVER_UNREADABLE", settled.why));
       return this.replyError(sent.rawId, INTERNAL_ERROR, `contractpin guard: ${settled.why}`);
@@ -628,6 +638,11 @@ export class Relay {
   }
 
   // ---------------------------------------------------------------- replies
+
+  /** Reports a message that goes nowhere (stderr, and the --log file). */
+  private drop(from: DropEvent["from"], what: string): void {
+    this.options.onEvent({ event: "dropped", server: this.options.server, from, what });
+  }
 
   /** Answers one of the client's requests with an error in the server's place. */
   private replyError(rawId: string, code: number, message: string, data?: JsonValue): void {

@@ -66,7 +66,12 @@ export async function runGuard(run: GuardRun): Promise<number> {
   readLines(run.input, run.ctx.maxMessageBytes, {
     line: (line) => relay.fromClient(line),
     tooLong: () =>
-      report.say(`dropped a client message larger than ${run.ctx.maxMessageBytes} bytes`),
+      report.event({
+        event: "dropped",
+        server: run.server,
+        from: "client",
+        what: `a client message larger than ${run.ctx.maxMessageBytes} bytes`,
+      }),
     end: () => {
       clientGone = true;
       void relay.drained().then(async () => {
