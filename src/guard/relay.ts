@@ -1,14 +1,13 @@
 import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
 import { idKey, idText, isAnswerShaped, Requests, type Sent } from "./accounting.js";
 import { envelopeOf, subscriptionOf } from "./era.js";
 import type { DropEvent, RelayOptions, Upstream } from "./guard-types.js";
-import { elementSpans, valueSpan } from "./json-spans.js";
 import { policiesFor, type Policies } from "./method-policy.js";
 import { Outbox } from "./outbox.js";
 import { isOwnId, OWN_ID, OWN_LISTEN, OwnRequests, reason } from "./own-requests.js";
 import * as rpc from "./rpc-errors.js";
+import { readLine, type LineRead } from "./wire-lines.js";
 
 export type {
   DropEvent,
@@ -96,35 +95,22 @@ export class Relay {
   }
 
   private async clientLine(line: Uint8Array): Promise<void> {
-    const text = utf8(line);
-    let message: JsonValue;
-    try {
-      message = parseJson(line);
-    } catch (err) {
-      return this.clientNotStrict(text, err);
-    }
-    if (!Array.isArray(message)) return this.clientMessage(message, line);
-    // A batch (protocol 2025-03-26): each member is handled on its own.
-    const spans = elementSpans(text, valueSpan(text, []) ?? [0, 0]);
-    if (spans === undefined || spans.length !== message.length)
+    const read = readLine(line, utf8(line));
+    if (read.kind === "one") return this.clientMessage(read.message, line);
+    if (read.kind === "not-strict") return this.clientNotStrict(read);
+    if (read.kind === "unsplittable")
       return this.replyError("null", rpc.INVALID_REQUEST, "contractpin guard: unreadable batch");
-    for (let i = 0; i < message.length; i++)
-      await this.clientMessage(message[i]!, text.slice(spans[i]![0], spans[i]![1]));
+    // A batch (protocol 2025-03-26): each member is handled on its own.
+    for (const [message, raw] of read.members) await this.clientMessage(message, raw);
   }
 
   /**
    * Not strict JSON: what the guard would read and what the server would
    * read could differ (a duplicate "name"), so it goes nowhere.
    */
-  private clientNotStrict(text: string, err: unknown): void {
-    let loose: unknown;
-    try {
-      loose = JSON.parse(text);
-    } catch {
-      return this.replyError("null", rpc.PARSE_ERROR, "Parse error");
-    }
-    const id = (loose as { id?: unknown } | null)?.id;
-    const why = reason(err);
+  private clientNotStrict({ why, loose }: Extract<LineRead, { kind: "not-strict" }>): void {
+    if (loose === undefined) return this.replyError("null", rpc.PARSE_ERROR, "Parse error");
+    const id = (loose.value as { id?: unknown } | null)?.id;
     if (typeof id === "string" || typeof id === "number")
       this.replyError(
         JSON.stringify(id),
@@ -230,34 +216,25 @@ export class Relay {
   fromServer(line: Uint8Array | string): void {
     const text = typeof line === "string" ? line : utf8(line);
     if (text.trim() === "") return;
-    let message: JsonValue;
-    try {
-      message = parseJson(line);
-    } catch (err) {
-      return this.serverNotStrict(text, err);
-    }
-    if (!Array.isArray(message)) return this.serverMessage(message, text);
-    const spans = elementSpans(text, valueSpan(text, []) ?? [0, 0]);
-    if (spans === undefined || spans.length !== message.length)
-      return this.drop("server", "a batch it could not split");
-    message.forEach((m, i) => this.serverMessage(m, text.slice(spans[i]![0], spans[i]![1])));
+    const read = readLine(line, text);
+    if (read.kind === "one") return this.serverMessage(read.message, text);
+    if (read.kind === "not-strict") return this.serverNotStrict(read);
+    if (read.kind === "unsplittable") return this.drop("server", "a batch it could not split");
+    for (const [message, raw] of read.members) this.serverMessage(message, raw);
   }
 
-  private serverNotStrict(text: string, err: unknown): void {
-    const what = `a message that is not strict JSON: ${reason(err)}`;
+  private serverNotStrict({ why: reasonText, loose }: Extract<LineRead, { kind: "not-strict" }>) {
+    // A log line on stdout: skipped, as the official clients skip it.
+    if (loose === undefined)
+      return this.options.warn(
+        `server ${this.options.server}: ignored a stdout line that is not JSON`,
+      );
+    const what = `a message that is not strict JSON: ${reasonText}`;
     const why = `the server sent ${what}`;
-    let loose: unknown;
-    try {
-      loose = JSON.parse(text);
-    } catch {
-      // A log line on stdout: skipped, as the official clients skip it.
-      this.options.warn(`server ${this.options.server}: ignored a stdout line that is not JSON`);
-      return;
-    }
     this.drop("server", what);
     // Whatever it was (a list_changed among them), what was known may be stale.
     this.policies.reset();
-    for (const m of Array.isArray(loose) ? loose : [loose]) {
+    for (const m of Array.isArray(loose.value) ? loose.value : [loose.value]) {
       const id = (m as { id?: unknown } | null)?.id;
       if (typeof id !== "string" && typeof id !== "number") continue;
       // The loose parse kept no number's text: the request it names, written plainly.
