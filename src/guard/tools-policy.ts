@@ -144,9 +144,11 @@ export class ToolsPolicy {
       try {
         await this.refresh();
       } catch (err) {
-        this.session.options.warn(
-          `server ${this.session.options.server}: could not list its tools after list_changed: ${reason(err)}`,
-        );
+        // A session that failed meanwhile has said why, once.
+        if (this.session.failure() === undefined)
+          this.session.options.warn(
+            `server ${this.session.options.server}: could not list its tools after list_changed: ${reason(err)}`,
+          );
       }
     }
     return raw;

@@ -1,7 +1,8 @@
 // The guard's table of checked methods (src/guard/method-policy.ts), in
 // process: a method the guard does not check passes both ways unchanged,
 // also when its name is that of an Object member ("toString",
-// "constructor"), which must never be taken for a policy of the table.
+// "constructor"), which must never be taken for a policy of the table; and
+// the tools policy's list_changed says nothing more once the session failed.
 import { describe, it } from "node:test";
 import { LockState } from "../../src/guard/lock-state.js";
 import { Relay, type GuardEvent } from "../../src/guard/relay.js";
@@ -47,4 +48,21 @@ describe("methods the guard does not check", () => {
       assert.deepEqual(warnings, []);
     });
   }
+});
+
+describe("list_changed in a session that ends", () => {
+  it("says nothing more than the session's end when the list it asked for is cut short", async () => {
+    const { relay, toServer, toClient, warnings } = relayed();
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}'));
+    await relay.drained();
+    relay.fromServer('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+    // The guard lists the tools itself before the client hears of the change.
+    for (let i = 0; i < 50 && !toServer.some((t) => t.includes('"tools/list"')); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.match(toServer.at(-1)!, /"id":"contractpin-guard-1","method":"tools\/list"/);
+    relay.fail("the session ended");
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(toClient, ['{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}']);
+  });
 });
