@@ -170,9 +170,12 @@ export class HttpSession {
     if (target !== undefined) return writeEvent(target, text);
     if (this.queue.length >= MAX_QUEUED) {
       this.queue.shift();
-      this.setup.report.say(
-        `server ${this.setup.server}: dropped a message for the client, which has no stream open`,
-      );
+      this.setup.report.event({
+        event: "dropped",
+        server: this.setup.server,
+        from: "server",
+        what: "a message for the client, which has no stream open",
+      });
     }
     this.queue.push(text);
   }

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
-import type { GuardEvent } from "./relay.js";
+import type { GuardEvent, ToolEvent } from "./relay.js";
 
 /** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */
 export interface Reporter {
@@ -10,7 +10,7 @@ export interface Reporter {
   say(message: string): void;
   /** One server stderr line, indented with `|`, redacted and made visible. */
   tail(line: string): void;
-  /** One withheld tool or refused call: a stderr line and a log line. */
+  /** One withheld tool, refused call or dropped message: a stderr line and a log line. */
   event(event: GuardEvent): void;
   /** The text with the server's expanded `${VAR}` values hidden. */
   redact(message: string): string;
@@ -39,14 +39,22 @@ export function makeReporter(err: (line: string) => void, logFile?: string): Rep
     shown,
     setRedact: (r) => (redact = r),
     event(event) {
-      say(eventLine(event));
-      if (log === undefined) return;
-      const line = JSON.stringify({ time: new Date().toISOString(), ...event });
-      try {
-        writeSync(log, `${line}\n`);
-      } catch (e) {
-        say(`could not write to ${logFile}: ${String(e)}`);
+      // The log line first: once its stderr line is seen, the event is in the file.
+      if (log !== undefined) {
+        // What a drop says may hold server text: logged as stderr shows it.
+        const logged = event.event === "dropped" ? { ...event, what: shown(event.what) } : event;
+        const line = JSON.stringify({ time: new Date().toISOString(), ...logged });
+        try {
+          writeSync(log, `${line}\n`);
+        } catch (e) {
+          say(`could not write to ${logFile}: ${String(e)}`);
+        }
       }
+      say(
+        event.event === "dropped"
+          ? `server ${event.server}: dropped ${event.what}`
+          : eventLine(event),
+      );
     },
     close: () => {
       if (log !== undefined) closeSync(log);
@@ -65,7 +73,7 @@ function openLog(path: string): number {
   }
 }
 
-function eventLine(e: GuardEvent): string {
+function eventLine(e: ToolEvent): string {
   const tool = `"${visibleText(e.tool)}"`;
   const what = e.event === "withheld" ? `withheld tool ${tool}` : `refused tools/call ${tool}`;
   const digests =

@@ -66,7 +66,12 @@ export async function runGuard(run: GuardRun): Promise<number> {
   readLines(run.input, run.ctx.maxMessageBytes, {
     line: (line) => relay.fromClient(line),
     tooLong: () =>
-      report.say(`dropped a client message larger than ${run.ctx.maxMessageBytes} bytes`),
+      report.event({
+        event: "dropped",
+        server: run.server,
+        from: "client",
+        what: `a client message larger than ${run.ctx.maxMessageBytes} bytes`,
+      }),
     end: () => {
       clientGone = true;
       void relay.drained().then(async () => {
@@ -121,13 +126,18 @@ function readLines(
   input.on("data", (buf: Buffer) => {
     let from = 0;
     for (let nl = buf.indexOf(0x0a, from); nl !== -1; nl = buf.indexOf(0x0a, from)) {
-      chunks.push(buf.subarray(from, nl));
-      const line = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // The line's last part counts too: a line that ends in this chunk can be over `max`.
+      const over = !skipping && pending + (nl - from) > max;
+      if (over) on.tooLong();
+      if (!skipping && !over) {
+        chunks.push(buf.subarray(from, nl));
+        const line = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        if (line.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d)) on.line(Buffer.from(line));
+      }
       chunks = [];
       pending = 0;
+      skipping = false;
       from = nl + 1;
-      if (skipping) skipping = false;
-      else if (line.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d)) on.line(Buffer.from(line));
     }
     if (from < buf.length && !skipping) {
       chunks.push(buf.subarray(from));

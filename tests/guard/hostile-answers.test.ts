@@ -4,9 +4,10 @@
 // an answer with both result and error or with neither. Through the guard,
 // over stdio and over --listen alike, the official client never sees the
 // poisoned alpha nor the unpinned evil; each such answer is dropped with one
-// stderr line, and a request whose answer was unusable gets an error.
+// stderr line and one event in the --log file, and a request whose answer was
+// unusable gets an error.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -96,10 +97,10 @@ const TRICKS: Trick[] = [
 ];
 
 /** A state folder for the hostile server in `mode`, and a lock pinning alpha and beta as `fake`. */
-function hostile(mode: string): string {
+function hostile(mode: string): { dir: string; lock: string } {
   const { dir, lock } = fakeSetup([RAW.alpha, RAW.beta], HOSTILE);
   writeFileSync(join(dir, "mode"), mode);
-  return lock;
+  return { dir, lock };
 }
 
 /** Waits until `test` holds, up to 10 s. */
@@ -111,18 +112,31 @@ function droppedLines(stderr: string): string[] {
   return stderr.split("\n").filter((l) => /^contractpin: guard: server fake: dropped /.test(l));
 }
 
+/** The --log file's events, their times checked and taken out. */
+function logged(file: string): Record<string, unknown>[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+  return lines.map((l) => {
+    const { time, ...event } = JSON.parse(l) as Record<string, unknown>;
+    assert.match(String(time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    return event;
+  });
+}
+
 /** The guard's faces: each gives a connected official client, its stderr, and how to end both. */
 const FACES = {
-  stdio: async (lock: string, errors: string[]) => {
+  stdio: async (lock: string, errors: string[], log: string) => {
     const { client, stderr } = await officialClient(
-      [process.execPath, CLI, "guard", "fake", "--lock", lock],
+      [process.execPath, CLI, "guard", "fake", "--lock", lock, "--log", log],
       { capabilities: {} },
       (c) => (c.onerror = (e) => errors.push(e.message)),
     );
     return { client, stderr, end: () => client.close() };
   },
-  listen: async (lock: string, errors: string[]) => {
-    const guard = await listening(["fake", "--lock", lock]);
+  listen: async (lock: string, errors: string[], log: string) => {
+    const guard = await listening(["fake", "--lock", lock, "--log", log]);
     const client = new Client({ name: "hostile-test", version: "1.0.0" }, { capabilities: {} });
     client.onerror = (e) => errors.push(e.message);
     await client.connect(new StreamableHTTPClientTransport(new URL(guard.url)));
@@ -142,7 +156,9 @@ for (const [face, connect] of Object.entries(FACES)) {
     for (const trick of TRICKS) {
       it(trick.what, async () => {
         const errors: string[] = [];
-        const { client, stderr, end } = await connect(hostile(trick.mode), errors);
+        const { dir, lock } = hostile(trick.mode);
+        const log = join(dir, "guard.jsonl");
+        const { client, stderr, end } = await connect(lock, errors, log);
         try {
           await trick.check(client, errors);
           await eventually(() => droppedLines(stderr()).length >= trick.dropped);
@@ -150,6 +166,16 @@ for (const [face, connect] of Object.entries(FACES)) {
           assert.equal(dropped.length, trick.dropped, stderr());
           for (const line of dropped)
             assert.match(line, /^contractpin: guard: server fake: dropped an answer/);
+          // Each is an event in the --log file too, saying what the stderr line says.
+          assert.deepEqual(
+            logged(log),
+            dropped.map((line) => ({
+              event: "dropped",
+              server: "fake",
+              from: "server",
+              what: line.replace("contractpin: guard: server fake: dropped ", ""),
+            })),
+          );
         } finally {
           await end();
         }
@@ -158,13 +184,16 @@ for (const [face, connect] of Object.entries(FACES)) {
 
     it("relays an honest server's answers as before, and says nothing", async () => {
       const errors: string[] = [];
-      const { client, stderr, end } = await connect(hostile("honest"), errors);
+      const { dir, lock } = hostile("honest");
+      const log = join(dir, "guard.jsonl");
+      const { client, stderr, end } = await connect(lock, errors, log);
       try {
         await listsOnlyPinned(client);
         assert.deepEqual(await client.callTool({ name: "beta", arguments: {} }), {
           content: [{ type: "text", text: "called beta" }],
         });
         assert.deepEqual(droppedLines(stderr()), []);
+        assert.deepEqual(logged(log), []);
         assert.deepEqual(errors, []);
       } finally {
         await end();

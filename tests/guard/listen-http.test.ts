@@ -1,12 +1,13 @@
 // contractpin guard --listen: the guard as a Streamable HTTP server on
 // loopback, with the official client's StreamableHTTPClientTransport. Against
 // server-everything (stdio), everything gives the same results as a direct
-// connection; against the fake server, drifted tools are withheld and their
-// calls refused without reaching it; the listener refuses what it must (a
+// connection, except that the tools the lock does not pin (those of a client
+// that can sample) are cut from the list and their calls refused; against the
+// fake server, drifted tools are withheld and their calls refused without
+// reaching it; the listener refuses what it must (a
 // non-loopback address, a foreign Origin or Host, a body over the limit, a
 // second session) and leaves no process behind.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { request as httpRequest } from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import {
   isRunning,
   listening,
   type Listening,
+  officialClient,
   readPid,
   received,
   toolNames,
@@ -33,12 +35,9 @@ async function httpClient(url: string, capabilities = {}): Promise<Client> {
   return client;
 }
 
+/** A direct stdio client, its server killed at the end of the file should the test fail first. */
 async function stdioClient(argv: string[], capabilities = {}): Promise<Client> {
-  const client = new Client({ name: "listen-test", version: "1.0.0" }, { capabilities });
-  await client.connect(
-    new StdioClientTransport({ command: argv[0]!, args: argv.slice(1), stderr: "ignore" }),
-  );
-  return client;
+  return (await officialClient(argv, { capabilities })).client;
 }
 
 /** Waits until `test` holds, up to 10 s. */
@@ -103,6 +102,43 @@ describe("server-everything through the guard's HTTP listener, with the official
     assert.equal(guard.stderr(), `contractpin: guard: listening on ${guard.url}\n`);
     assert.match(guard.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
+
+  // Last: it ends the session above for one of its own, and adds lines to stderr.
+  it(
+    "withholds what the lock does not pin: a client that can sample sees only the pinned tools",
+    { timeout: 30_000 },
+    async () => {
+      // The lock pins the 13 tools of a client with no capabilities; this client's adds more.
+      const capabilities = { sampling: {}, elicitation: {} };
+      const wider = await stdioClient([process.execPath, SERVERS.everything], capabilities);
+      // One session at a time: the session above ends, and this client begins one with its own server.
+      await (guarded.transport as StreamableHTTPClientTransport).terminateSession();
+      await guarded.close();
+      const seen = await httpClient(guard.url, capabilities);
+      try {
+        const pinned = toolNames(await allPages(direct));
+        const served = toolNames(await allPages(wider));
+        assert.ok(served.includes("trigger-sampling-request"));
+        assert.deepEqual(
+          toolNames(await allPages(seen)),
+          served.filter((name) => pinned.includes(name)),
+        );
+        await assert.rejects(
+          seen.callTool({ name: "trigger-sampling-request", arguments: {} }),
+          (err: unknown) =>
+            err instanceof ProtocolError &&
+            err.code === -32602 &&
+            (err.data as { reason?: string }).reason === "unpinned" &&
+            (err.data as { by?: string }).by === "contractpin guard",
+        );
+        assert.match(guard.stderr(), /withheld tool "trigger-sampling-request": unpinned/);
+        assert.match(guard.stderr(), /refused tools\/call "trigger-sampling-request": unpinned/);
+      } finally {
+        await wider.close();
+        await seen.close();
+      }
+    },
+  );
 });
 
 describe("a server's sampling request through the listener", () => {

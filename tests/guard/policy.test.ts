@@ -3,7 +3,7 @@
 // that passes admitted tools on as the exact text served.
 import { describe, it } from "node:test";
 import { checkTools, isContractpinError, parseJson, type JsonValue } from "../../src/index.js";
-import { spliceTools } from "../../src/guard/relay.js";
+import { spliceTools } from "../../src/guard/rewrite.js";
 import { tempDir } from "../helpers/cleanup.js";
 import { assert, digestsOf } from "./guard-harness.js";
 

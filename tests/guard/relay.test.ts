@@ -201,7 +201,7 @@ describe("contractpin guard relays a stdio server", () => {
     // stderr is another pipe than the answer's: its line may arrive a moment later.
     await client.until(
       () =>
-        /contractpin: guard: server fake: the server sent a message that is not strict JSON/.test(
+        /contractpin: guard: server fake: dropped a message that is not strict JSON: .*duplicate/i.test(
           client.stderr,
         ),
       "the stderr line about the message that is not strict JSON",
@@ -265,9 +265,10 @@ describe("contractpin guard relays a stdio server", () => {
     assert.equal((await client.close()).code, 0);
   });
 
-  it("never forwards a tools/call without a usable id", async () => {
+  it("never forwards a tools/call without a usable id, and logs each it drops", async () => {
     const { dir, lock } = fakeSetup();
-    const client = new RawClient(["fake", "--lock", lock, "--allow-new"]);
+    const log = join(dir, "guard.jsonl");
+    const client = new RawClient(["fake", "--lock", lock, "--allow-new", "--log", log]);
     await client.initialize();
     client.send({ jsonrpc: "2.0", method: "tools/call", params: { name: "alpha", arguments: {} } });
     client.send({
@@ -281,7 +282,56 @@ describe("contractpin guard relays a stdio server", () => {
     await client.request(1, "ping");
     assert.deepEqual(callsOf(dir, "alpha"), []);
     assert.equal((await client.close()).code, 0);
-    assert.match(client.stderr, /dropped a tools\/call without a string or number id/);
+    const line =
+      "contractpin: guard: server fake: dropped a tools/call without a string or number id";
+    assert.deepEqual(
+      client.stderr.split("\n").filter((l) => l.includes(" dropped ")),
+      [line, line],
+    );
+    const what = "a tools/call without a string or number id";
+    assert.deepEqual(
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .map(({ time, ...rest }) => (assert.match(time, /^\d{4}-\d\d-\d\dT/), rest)),
+      [
+        { event: "dropped", server: "fake", from: "client", what },
+        { event: "dropped", server: "fake", from: "client", what },
+      ],
+    );
+  });
+
+  it("drops a client message over --max-message-mib with one stderr line and one log event, and goes on", async () => {
+    const { dir, lock } = fakeSetup();
+    const log = join(dir, "guard.jsonl");
+    const client = new RawClient(["fake", "--lock", lock, "--max-message-mib", "1", "--log", log]);
+    await client.initialize();
+    const big = { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } };
+    client.send(big);
+    assert.deepEqual((await client.request(2, "ping")).result, {});
+    // A message of exactly the limit passes.
+    const head = '{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"';
+    const exact = `${head}${"x".repeat(1024 * 1024 - head.length - 3)}"}}`;
+    assert.equal(Buffer.byteLength(exact), 1024 * 1024);
+    client.send(exact);
+    assert.deepEqual(JSON.parse(await client.responseLine(3)).result, {});
+    assert.equal((await client.close()).code, 0);
+    assert.ok(
+      !received(dir).some((m) => m.id === 1),
+      "the message over the limit reached the server",
+    );
+    const what = "a client message larger than 1048576 bytes";
+    assert.match(
+      client.stderr,
+      new RegExp(`^contractpin: guard: server fake: dropped ${what}$`, "m"),
+    );
+    const events = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .map(({ time, ...rest }) => (assert.match(String(time), /^\d{4}-\d\d-\d\dT/), rest));
+    assert.deepEqual(events, [{ event: "dropped", server: "fake", from: "client", what }]);
   });
 
   it("answers pending requests when the server crashes, exits 1, and leaves no process behind", async () => {

@@ -33,13 +33,14 @@ browser. A lock that cannot be read, a server not in it, a server that cannot
 be started, or one whose credential is missing or refused (one stderr line
 naming the command to run) gives the client errors, never unchecked tools. The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
-Every withheld tool and refused call is one line on stderr.
+Every withheld tool, refused call and dropped message is one line on stderr.
 
 Options:
   --allow-new          admit tools the lock does not pin
   --on-drift MODE      withhold (default): drop the tools that do not match;
                        block: answer the whole tools/list with an error
-  --log FILE           also append one JSON line per withheld tool or refused call
+  --log FILE           also append one JSON line per withheld tool, refused call
+                       or dropped message
 ${LOCK_HELP}
   --timeout SECONDS    how long the guard waits for each page of its own
                        tools/list requests (default 30)

@@ -1,0 +1,56 @@
+import type { Digest } from "../core/digest.js";
+import type { LockState } from "./lock-state.js";
+import type { ToClient } from "./outbox.js";
+import type { WithheldTool } from "./policy.js";
+
+/** What the guard does when a list holds a tool it withholds. */
+export type OnDrift = "withhold" | "block";
+
+/** Where a message to the server goes: the raw bytes of one message, without a newline. */
+export interface Upstream {
+  sendRaw(bytes: Uint8Array): Promise<void>;
+}
+
+/** A tool kept from the client, or a call the guard answered itself. */
+export interface ToolEvent {
+  event: "withheld" | "refused";
+  server: string;
+  tool: string;
+  reason: WithheldTool["reason"] | "unlisted";
+  pinned?: Digest;
+  live?: Digest;
+}
+
+/** A message the guard let go nowhere: `what` says what it was and why (it may hold server text). */
+export interface DropEvent {
+  event: "dropped";
+  server: string;
+  /** Who sent it. */
+  from: "server" | "client";
+  what: string;
+}
+
+/** One event the guard reports (a stderr line, a JSON log line). */
+export type GuardEvent = ToolEvent | DropEvent;
+
+/** How a session is set up. */
+export interface RelayOptions {
+  server: string;
+  lock: LockState;
+  allowNew: boolean;
+  onDrift: OnDrift;
+  /** How long the guard waits for the server to answer one of its own tools/list requests. */
+  timeoutMs: number;
+  /**
+   * Writes one message to the client (a newline is added by the caller);
+   * `answers` is the client's id (its text) when the message answers one of
+   * the client's requests.
+   */
+  toClient: ToClient;
+  /** Reports one event (a stderr line, a JSON log line). */
+  onEvent: (event: GuardEvent) => void;
+  /** Reports a problem in one line (stderr). */
+  warn: (message: string) => void;
+  /** Hides expanded `${VAR}` values in what the client is told (guardSecrets). */
+  redact?: (text: string) => string;
+}

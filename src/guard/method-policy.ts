@@ -1,0 +1,76 @@
+import type { JsonObject, JsonValue } from "../core/json-value.js";
+import type { Sent } from "./accounting.js";
+import type { RelayOptions } from "./guard-types.js";
+import { advertiseListChanged } from "./rewrite.js";
+import { ToolsPolicy } from "./tools-policy.js";
+
+/** One of the client's requests forwarded to the server, awaiting its answer. */
+export type ClientSent = Extract<Sent, { by: "client" }>;
+
+/**
+ * What the guard checks for one method, at up to three points of the
+ * relay. Each is optional; a method with no entry passes unchanged.
+ */
+export interface MethodPolicy {
+  /**
+   * A client's request of this method, before it is forwarded: undefined
+   * to forward it, or the error answer the guard sends in its place (the
+   * request then never reaches the server). A request of a method with this
+   * check that has no string or number id is dropped: it could not be refused.
+   */
+  request?(message: JsonObject, rawId: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The answer to a client's request of this method (never an error answer:
+   * it holds no contract): the text to pass on (the answer's own bytes, or
+   * less, or an error in its place), at once or once checked. Every answer
+   * has passed the accounting (accounting.ts) before.
+   */
+  answer?(answer: JsonObject, raw: string, sent: ClientSent): string | Promise<string>;
+  /**
+   * A server notification of this method: what to do before the client
+   * hears of it; resolves with the text to pass on (undefined: nothing).
+   */
+  notification?(message: JsonObject, raw: string): Promise<string | undefined>;
+}
+
+/** What the policies need of the session they check. */
+export interface PolicySession {
+  readonly options: RelayOptions;
+  /** Whether the client has begun the session, so that the guard may send requests in it. */
+  begun(): boolean;
+  /** Why the session answers only errors, if it does. */
+  failure(): string | undefined;
+  /** Sends a request of the guard's own and resolves with its answer. */
+  ownRequest(method: string, params: JsonObject): Promise<JsonObject>;
+  /** An error answer to the client's request `rawId`, its message redacted. */
+  errorText(rawId: string, code: number, message: string, data?: JsonValue): string;
+}
+
+/** A session's policies: the table by method, and how to forget what they learned. */
+export interface Policies {
+  table: Readonly<Record<string, MethodPolicy>>;
+  /** What the server said may be stale (a new envelope, an unreadable message, a failure). */
+  reset(): void;
+}
+
+/**
+ * The methods the guard checks, and how. A new checked method is one more
+ * entry here (its policy in a file of its own).
+ */
+export function policiesFor(session: PolicySession): Policies {
+  const tools = new ToolsPolicy(session);
+  // The handshake's answer advertises listChanged, so that the client hears the guard's.
+  const handshake: MethodPolicy = { answer: (answer, raw) => advertiseListChanged(answer, raw) };
+  return {
+    table: {
+      "tools/list": {
+        answer: (answer, raw, sent) => tools.checkPage(answer, raw, sent.rawId, sent.firstPage),
+      },
+      "tools/call": { request: (message, rawId) => tools.checkCall(message, rawId) },
+      "notifications/tools/list_changed": { notification: (_m, raw) => tools.listChanged(raw) },
+      initialize: handshake,
+      "server/discover": handshake,
+    },
+    reset: () => tools.invalidate(),
+  };
+}

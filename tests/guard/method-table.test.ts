@@ -1,0 +1,68 @@
+// The guard's table of checked methods (src/guard/method-policy.ts), in
+// process: a method the guard does not check passes both ways unchanged,
+// also when its name is that of an Object member ("toString",
+// "constructor"), which must never be taken for a policy of the table; and
+// the tools policy's list_changed says nothing more once the session failed.
+import { describe, it } from "node:test";
+import { LockState } from "../../src/guard/lock-state.js";
+import { Relay, type GuardEvent } from "../../src/guard/relay.js";
+import { assert, fakeSetup } from "./guard-harness.js";
+
+/** A relay whose server and client are arrays: what it sent each way. */
+function relayed() {
+  const { lock } = fakeSetup();
+  const toServer: string[] = [];
+  const toClient: string[] = [];
+  const events: GuardEvent[] = [];
+  const warnings: string[] = [];
+  const relay = new Relay(
+    { sendRaw: (bytes) => (toServer.push(Buffer.from(bytes).toString("utf8")), Promise.resolve()) },
+    {
+      server: "fake",
+      lock: new LockState(lock, "fake"),
+      allowNew: false,
+      onDrift: "withhold",
+      timeoutMs: 5000,
+      toClient: (text) =>
+        toClient.push(typeof text === "string" ? text : Buffer.from(text).toString()),
+      onEvent: (e) => events.push(e),
+      warn: (w) => warnings.push(w),
+    },
+  );
+  return { relay, toServer, toClient, events, warnings };
+}
+
+describe("methods the guard does not check", () => {
+  for (const method of ["toString", "constructor", "hasOwnProperty", "__proto__", "valueOf"]) {
+    it(`relays a request of ${JSON.stringify(method)} and its answer unchanged`, async () => {
+      const { relay, toServer, toClient, events, warnings } = relayed();
+      const request = `{"jsonrpc":"2.0","id":7,"method":${JSON.stringify(method)},"params":{}}`;
+      relay.fromClient(Buffer.from(request, "utf8"));
+      await relay.drained();
+      assert.deepEqual(toServer, [request]);
+      const answer = '{"jsonrpc":"2.0","id":7,"result":{"served":[1.50]}}';
+      relay.fromServer(answer);
+      await relay.drained();
+      assert.deepEqual(toClient, [answer]);
+      assert.deepEqual(events, []);
+      assert.deepEqual(warnings, []);
+    });
+  }
+});
+
+describe("list_changed in a session that ends", () => {
+  it("says nothing more than the session's end when the list it asked for is cut short", async () => {
+    const { relay, toServer, toClient, warnings } = relayed();
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}'));
+    await relay.drained();
+    relay.fromServer('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+    // The guard lists the tools itself before the client hears of the change.
+    for (let i = 0; i < 50 && !toServer.some((t) => t.includes('"tools/list"')); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.match(toServer.at(-1)!, /"id":"contractpin-guard-1","method":"tools\/list"/);
+    relay.fail("the session ended");
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(toClient, ['{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}']);
+  });
+});
