@@ -110,6 +110,10 @@ export interface ImportConfigsOptions {
   projectDir: string;
   /** For `${userHome}`. */
   home?: string;
+  /** The lock's directory, which `${workspaceFolder}` is written relative to (MapContext). */
+  lockDir?: string;
+  /** The environment: a server whose `${input:ID}` variable is unset is skipped (MapContext). */
+  env?: Record<string, string | undefined>;
   /**
    * true (for `--from`): a missing file, or one with no server list, is
    * CONFIG_INVALID. false (for discovered locations): such a file is passed

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { argsCredential } from "../core/credential-scan.js";
 import { isContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
@@ -38,6 +39,26 @@ export type Mapped =
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamable_http", "streamableHttp", "sse"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Where mapServer runs: the references' context, and what decides portable paths and skips. */
+export interface MapContext extends ReferenceContext {
+  /**
+   * The lock's directory. With it, `${workspaceFolder}` in a stdio server is
+   * written relative to the server's working directory (which the lock gives
+   * relative to its own directory), not as this machine's absolute path.
+   */
+  lockDir?: string;
+  /**
+   * The environment the servers are read in. With it, a server with a VS Code
+   * `${input:ID}` whose variable is unset (or empty) is skipped, not pinned.
+   */
+  env?: Record<string, string | undefined>;
+}
+
+/** `to` relative to `from`, with forward slashes (a lock is shared across systems); "." for the same. */
+function relativeTo(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join("/") || ".";
+}
+
 /** Thrown inside this file to skip a server; caught by mapServer. */
 class Skip extends Error {}
 
@@ -70,19 +91,20 @@ function transportOf(raw: RawServer): "stdio" | "http" {
  *
  * @param ctx what `${workspaceFolder}` and `${userHome}` stand for.
  */
-export function mapServer(
-  name: string,
-  raw: RawServer,
-  file: string,
-  ctx: ReferenceContext,
-): Mapped {
+export function mapServer(name: string, raw: RawServer, file: string, ctx: MapContext): Mapped {
   const label = `${file}: server ${name}`;
   const warnings: string[] = [];
-  const rewrite = (value: string): string => {
-    const r = rewriteReferences(value, ctx);
+  const rewrite: Rewrite = (value, at = ctx) => {
+    const r = rewriteReferences(value, at);
     if (!r.ok) throw new Skip(r.reason);
     for (const id of r.inputs) {
       const variable = inputVariable(id);
+      if (ctx.env !== undefined && !ctx.env[variable]) {
+        throw new Skip(
+          `\${input:${id}} is a VS Code input, which VS Code prompts for; contractpin reads it ` +
+            `from ${variable}, which is not set: set it and run init again to pin this server`,
+        );
+      }
       const warning =
         `${label}: \${input:${id}} is a VS Code input, which VS Code prompts for; contractpin ` +
         `reads it from the environment as \${${variable}}: set ${variable} when verifying`;
@@ -93,7 +115,7 @@ export function mapServer(
   try {
     const built =
       transportOf(raw) === "stdio"
-        ? stdio(name, raw, label, rewrite, warnings)
+        ? stdio(name, raw, label, rewrite, warnings, ctx)
         : http(name, raw, label, rewrite, warnings);
     return {
       server: {
@@ -110,6 +132,9 @@ export function mapServer(
   }
 }
 
+/** Rewrites one value's references, in `at` (default: mapServer's context). */
+type Rewrite = (value: string, at?: ReferenceContext) => string;
+
 interface Built {
   source: ServerSource;
   secretValues: Record<string, string>;
@@ -119,11 +144,13 @@ function stdio(
   name: string,
   raw: RawServer,
   label: string,
-  rewrite: (value: string) => string,
+  rewrite: Rewrite,
   warnings: string[],
+  ctx: MapContext,
 ): Built {
   if (raw.command === "") throw new Skip("its command is empty");
-  const command = [rewrite(raw.command!), ...raw.args.map(rewrite)];
+  const { cwd, at } = workingDirectory(raw, rewrite, ctx);
+  const command = [rewrite(raw.command!, at), ...raw.args.map((a) => rewrite(a, at))];
   const found = argsCredential(command.slice(1));
   if (found !== undefined) {
     throw new Skip(
@@ -142,7 +169,7 @@ function stdio(
           `\${${value.slice(1)}}: set ${value.slice(1)} when verifying`,
       );
     } else {
-      setMember(env, key, rewrite(value));
+      setMember(env, key, rewrite(value, at));
     }
   }
   const moved = moveEnvSecrets(label, name, env);
@@ -163,16 +190,47 @@ function stdio(
   if (runner !== undefined) warnings.push(runner);
   const source: StdioSource = { transport: "stdio", command };
   if (Object.keys(moved.value).length > 0) source.env = moved.value;
-  // An empty cwd means the default to the clients; the lock spells that by leaving it out.
-  if (raw.cwd !== undefined && raw.cwd !== "") source.cwd = rewrite(raw.cwd);
+  if (cwd !== undefined) source.cwd = cwd;
   return { source, secretValues: moved.secretValues };
+}
+
+/**
+ * A stdio server's cwd for the lock, and the context its other strings are
+ * rewritten in. With the lock's directory known, `${workspaceFolder}` is
+ * written relative: in cwd, to the lock's directory (which the lock resolves
+ * cwd against); in command, args and env, to the server's working directory,
+ * which is where the server resolves a relative path. A cwd that still holds
+ * a reference (`${HOME}`) leaves the others absolute: where it leads is known
+ * only when the server is read.
+ */
+function workingDirectory(
+  raw: RawServer,
+  rewrite: Rewrite,
+  ctx: MapContext,
+): { cwd?: string; at: ReferenceContext } {
+  // An empty cwd means the default to the clients; the lock spells that by leaving it out.
+  const given = raw.cwd === undefined || raw.cwd === "" ? undefined : raw.cwd;
+  if (ctx.lockDir === undefined) {
+    return { ...(given === undefined ? {} : { cwd: rewrite(given) }), at: ctx };
+  }
+  const lockDir = ctx.lockDir;
+  if (given === undefined)
+    return { at: { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) } };
+  let cwd = rewrite(given, { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) });
+  if (cwd.includes("${")) return { cwd, at: ctx };
+  if (/\$\{workspace(Folder|Root)\}/.test(given)) {
+    cwd = path.posix.normalize(cwd);
+    if (cwd === "." || cwd === "./")
+      return { at: { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) } };
+  }
+  return { cwd, at: { ...ctx, workspace: relativeTo(path.resolve(lockDir, cwd), ctx.projectDir) } };
 }
 
 function http(
   name: string,
   raw: RawServer,
   label: string,
-  rewrite: (value: string) => string,
+  rewrite: Rewrite,
   warnings: string[],
 ): Built {
   const url = rewrite(raw.url!);

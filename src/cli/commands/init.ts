@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { compareServer } from "../../core/compare.js";
 import { ContractpinError } from "../../core/errors.js";
@@ -40,9 +41,12 @@ Pins servers into a fresh lock. Where the servers come from:
                        without a lock either, an empty lock for 'contractpin add'
 
 Servers of an existing lock that no config names are kept and re-pinned.
-Disabled servers are skipped and listed. A literal secret in a config is
-never written: the lock refers to an environment variable instead (a warning
-names it), or the server is skipped with the reason.
+Disabled servers are skipped and listed, as is a server whose VS Code
+\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it); a skipped
+server leaves the exit code at 0. \${workspaceFolder} is written relative to
+the lock's directory, so the lock works in every clone. A literal secret in a
+config is never written: the lock refers to an environment variable instead (a
+warning names it), or the server is skipped with the reason.
 
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
@@ -91,7 +95,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   checkConfigOptions("init", values);
 
-  const { imported, searched } = await importFromConfigs(values.from, values.user === true);
+  const { imported, searched } = await importFromConfigs(
+    values.from,
+    values.user === true,
+    dirname(resolve(lockFile)),
+  );
   let requests: PinRequest[];
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
@@ -160,6 +168,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
+  lockDir: string,
 ): Promise<{ imported: ImportedConfigs; searched: string[] }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
   const { importConfigs, selectConfigs } = await import("../../config/discover.js");
@@ -167,7 +176,13 @@ async function importFromConfigs(
   const home = homedir();
   const { paths, required } = selectConfigs(from, user, { projectDir, home });
   return {
-    imported: await importConfigs(paths, { projectDir, home, required }),
+    imported: await importConfigs(paths, {
+      projectDir,
+      home,
+      required,
+      lockDir,
+      env: process.env,
+    }),
     searched: paths,
   };
 }

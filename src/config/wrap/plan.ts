@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Lock } from "../../core/lock.js";
 import type { Span } from "../../guard/json-spans.js";
 import { configInvalid } from "../config-error.js";
@@ -102,7 +103,8 @@ function planEntry(
   if (wrapped) return unchanged("already wrapped");
   // An entry the client does not use (Claude Code's user-scope one under a local one of the same name).
   if (!live) return left(entry.skip!, false);
-  const match = matchLock(name, raw, file, ctx, mode.wrap.lock);
+  const lockDir = path.dirname(mode.wrap.lockPath);
+  const match = matchLock(name, raw, file, { ...ctx, lockDir }, mode.wrap.lock);
   if (!match.ok) return left(match.reason, match.pinned);
   if (place === undefined) return left("wrap cannot edit this entry as it is written", true);
   const original = text.slice(place.span[0], place.span[1]);
