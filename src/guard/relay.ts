@@ -315,7 +315,12 @@ export class Relay {
     if (withheld.pinned !== undefined) data["pinned"] = withheld.pinned;
     if (withheld.live !== undefined) data["live"] = withheld.live;
     data["by"] = "contractpin guard";
-    return this.replyError(rawId, INVALID_PARAMS, `Unknown tool: ${name}`, data);
+    // A withheld tool's refusal names the command that explains it, not only digests.
+    const why =
+      known === undefined
+        ? ""
+        : `; contractpin guard withholds it (${withheld.reason}): run 'contractpin verify ${this.options.server}' to see why`;
+    return this.replyError(rawId, INVALID_PARAMS, `Unknown tool: ${name}${why}`, data);
   }
 
   private toServer(raw: Uint8Array | string, key?: string): void {
