@@ -51,8 +51,10 @@ export interface PlanContext {
 export interface WrapTarget {
   lock: Lock;
   lockPath: string;
-  /** argv that runs contractpin: e.g. [node, /abs/contractpin.cjs]. */
+  /** argv that runs contractpin: e.g. [node, /abs/contractpin.cjs] or [npx, --no, contractpin]. */
   launcher: string[];
+  /** The lock as the entry names it (launch-form.ts), when not `lockPath`. */
+  lockArg?: string;
 }
 
 type Mode = { wrap: WrapTarget } | { unwrap: Set<string> | undefined };
