@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../core/canonical-json.js";
@@ -19,6 +20,8 @@ export interface ConfigLocation {
   path: string;
   /** "project": in the project directory; "user": in the user's home or profile. */
   scope: "project" | "user";
+  /** A folder whose `*.yaml`, `*.yml` and `*.json` files are configs (Continue's `.continue/mcpServers`). */
+  folder?: true;
 }
 
 /** What configLocations needs to know about the machine. */
@@ -57,16 +60,39 @@ export function configLocations(options: LocationOptions): ConfigLocation[] {
     path: file,
     scope: "user",
   });
+  // Zed: ~/.config/zed (XDG_CONFIG_HOME on Linux), %APPDATA%\Zed on Windows.
+  const zedDir =
+    platform === "win32"
+      ? p.join(desktopDir, "Zed")
+      : platform === "linux"
+        ? p.join(desktopDir, "zed")
+        : p.join(home, ".config", "zed");
   return [
     project("Claude Code", ".mcp.json"),
     project("VS Code", ".vscode", "mcp.json"),
     project("Cursor", ".cursor", "mcp.json"),
+    project("Zed", ".zed", "settings.json"),
+    { ...project("Continue", ".continue", "mcpServers"), folder: true },
     user("Claude Desktop", p.join(desktopDir, "Claude", "claude_desktop_config.json")),
     user("Claude Code", p.join(home, ".claude.json")),
     user("Cursor", p.join(home, ".cursor", "mcp.json")),
     user("Windsurf", p.join(home, ".codeium", "windsurf", "mcp_config.json")),
     user("Codex", p.join(env["CODEX_HOME"] || p.join(home, ".codex"), "config.toml")),
     user("Gemini CLI", p.join(home, ".gemini", "settings.json")),
+    user("Zed", p.join(zedDir, "settings.json")),
+    user("Continue", p.join(home, ".continue", "config.yaml")),
+    user(
+      "Cline",
+      p.join(
+        desktopDir,
+        "Code",
+        "User",
+        "globalStorage",
+        "saoudrizwan.claude-dev",
+        "settings",
+        "cline_mcp_settings.json",
+      ),
+    ),
   ];
 }
 
@@ -75,6 +101,8 @@ export interface SelectedConfigs {
   paths: string[];
   /** true for files named with --from: see ImportConfigsOptions.required. */
   required: boolean;
+  /** Where the command looked, for the line that says nothing was found (a folder as `DIR/*.yaml`). */
+  searched: string[];
 }
 
 /**
@@ -87,13 +115,31 @@ export function selectConfigs(
   options: Omit<LocationOptions, "platform" | "env"> &
     Partial<Pick<LocationOptions, "platform" | "env">>,
 ): SelectedConfigs {
-  if (from !== undefined) return { paths: from, required: true };
+  if (from !== undefined) return { paths: from, required: true, searched: from };
   const locations = configLocations({
     platform: process.platform,
     env: process.env,
     ...options,
   }).filter((l) => l.scope === "project" || user);
-  return { paths: locations.map((l) => l.path), required: false };
+  return {
+    paths: locations.flatMap((l) => (l.folder ? folderConfigs(l.path) : [l.path])),
+    required: false,
+    searched: locations.map((l) => (l.folder ? path.join(l.path, "*.yaml") : l.path)),
+  };
+}
+
+/** The config files of a folder location, sorted by name; none when it is missing. */
+function folderConfigs(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => /\.(ya?ml|json)$/i.test(n))
+    .sort()
+    .map((n) => path.join(dir, n));
 }
 
 /** The servers of several config files, merged. */

@@ -33,9 +33,11 @@ export const help = `Usage: contractpin init [--from PATH]... [--user] [--force]
 Pins servers into a fresh lock. Where the servers come from:
   --from PATH          every server of these MCP client config files (format
                        recognised by content: Claude Desktop, Claude Code,
-                       VS Code, Cursor, Windsurf, Codex, Gemini CLI)
+                       VS Code, Cursor, Windsurf, Codex, Gemini CLI, Zed,
+                       Cline; Continue's by a .yaml or .yml name)
   (no --from)          the project's client configs in the current directory:
-                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json; with
+                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
+                       .zed/settings.json, .continue/mcpServers/*.yaml; with
                        --user also the user-level ones (see the README);
                        if there are none, the servers the lock defines; and
                        without a lock either, an empty lock for 'contractpin add'
@@ -174,7 +176,7 @@ async function importFromConfigs(
   const { importConfigs, selectConfigs } = await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
-  const { paths, required } = selectConfigs(from, user, { projectDir, home });
+  const { paths, required, searched } = selectConfigs(from, user, { projectDir, home });
   return {
     imported: await importConfigs(paths, {
       projectDir,
@@ -183,7 +185,7 @@ async function importFromConfigs(
       lockDir,
       env: process.env,
     }),
-    searched: paths,
+    searched,
   };
 }
 

@@ -24,6 +24,7 @@ export const ORIGINAL_VARIABLE = "CONTRACTPIN_WRAPPED_ENTRY";
 export const TRANSPORT_KEYS = new Set([
   "type",
   "transport",
+  "transportType",
   "command",
   "args",
   "env",
