@@ -112,6 +112,17 @@ describe("writing a config", () => {
     ]);
   });
 
+  it("a .gitignore committed in the backup folder that would let git track the backup is replaced", async () => {
+    const dir = tempDir();
+    const file = join(dir, "mcp.json");
+    writeFileSync(file, "one");
+    mkdirSync(join(dir, ".contractpin-backup"));
+    writeFileSync(join(dir, ".contractpin-backup", ".gitignore"), "!mcp.json\n");
+    await writeConfig(file, Buffer.from("one"), "two");
+    assert.match(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /^\*$/m);
+    assert.doesNotMatch(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /!/);
+  });
+
   it("never writes a backup through a symbolic link", async () => {
     const elsewhere = tempDir();
     const victim = join(elsewhere, "victim");
@@ -122,8 +133,10 @@ describe("writing a config", () => {
     writeFileSync(file, "one");
     mkdirSync(join(dir, ".contractpin-backup"));
     symlinkSync(victim, join(dir, ".contractpin-backup", "mcp.json"));
+    symlinkSync(victim, join(dir, ".contractpin-backup", ".gitignore"));
     const kept = await writeConfig(file, Buffer.from("one"), "two");
     assert.equal(readFileSync(victim, "utf8"), "keep");
+    assert.equal(lstatSync(join(dir, ".contractpin-backup", ".gitignore")).isSymbolicLink(), false);
     assert.equal(lstatSync(kept).isSymbolicLink(), false);
     assert.equal(readFileSync(kept, "utf8"), "one");
     // ... or commits the folder as a link: refused, nothing written.

@@ -59,40 +59,47 @@ function backup(file: string, bytes: Uint8Array): string {
       `${dir} is not a folder (a symbolic link?), and contractpin does not write through one`,
     );
   }
-  if (
-    existsSync(target) &&
-    !lstatSync(target).isSymbolicLink() &&
-    sameBytes(readFileSync(target), bytes)
-  ) {
-    return target;
-  }
-  writeNew(
-    join(dir, ".gitignore"),
-    "# contractpin's backups of client configs (they may hold secrets)\n*\n",
-    0o644,
-    true,
-  );
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
-    writeNew(temp, bytes, mode, false);
-    // rename replaces whatever is at the target, a link included, and never follows it.
-    renameSync(temp, target);
+    // A .gitignore a repository committed there with other content is replaced too.
+    replace(join(dir, ".gitignore"), Buffer.from(IGNORE_ALL), 0o644);
+    replace(target, bytes, mode);
   } catch (cause) {
-    rmSync(temp, { force: true });
     throw fail(reason(cause), cause);
   }
   return target;
 }
 
-/** Writes a new file (never an existing one, nor through a link); `keep`: an existing file is left as it is. */
-function writeNew(file: string, data: string | Uint8Array, mode: number, keep: boolean): void {
-  let fd: number;
+const IGNORE_ALL = "# contractpin's backups of client configs (they may hold secrets)\n*\n";
+
+/**
+ * Makes `file` a regular file holding `data`: left alone when it already is,
+ * else written beside it and renamed over it, which replaces a symbolic link
+ * there and never follows it.
+ */
+function replace(file: string, data: Uint8Array, mode: number): void {
+  let now: ReturnType<typeof lstatSync> | undefined;
   try {
-    fd = openSync(file, "wx", mode);
+    now = lstatSync(file);
+  } catch {
+    now = undefined;
+  }
+  if (now?.isFile() === true && sameBytes(readFileSync(file), data)) return;
+  const temp = join(
+    dirname(file),
+    `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+  try {
+    writeNew(temp, data, mode);
+    renameSync(temp, file);
   } catch (cause) {
-    if (keep && (cause as NodeJS.ErrnoException).code === "EEXIST") return;
+    rmSync(temp, { force: true });
     throw cause;
   }
+}
+
+/** Writes a new file: never an existing one, nor through a link. */
+function writeNew(file: string, data: Uint8Array, mode: number): void {
+  const fd = openSync(file, "wx", mode);
   try {
     writeFileSync(fd, data);
     fsyncSync(fd);
@@ -103,7 +110,8 @@ function writeNew(file: string, data: string | Uint8Array, mode: number, keep: b
 
 /**
  * Replaces a config file's text, which was `before` when it was read: keeps
- * its one backup first (`.contractpin-backup/NAME` beside it), then writes atomically (src/io/lock-file.ts), in place of
+ * its one backup first (`.contractpin-backup/NAME` beside it), then writes
+ * atomically (src/io/lock-file.ts), in place of
  * the file a symbolic link points to. A file that changed since it was read
  * (a client rewrote it) is left alone.
  *
