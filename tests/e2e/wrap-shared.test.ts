@@ -65,15 +65,29 @@ describe("wrap of a project config shared in git", () => {
     const wrap = runCli(["wrap"], { cwd: dir });
     assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
     assert.doesNotMatch(wrap.stdout, /note:/);
-    const expected: Array<[string, string, string]> = [
-      [".mcp.json", "claude-memory", "contractpin.lock"],
-      [".vscode/mcp.json", "vscode-memory", "${workspaceFolder}/contractpin.lock"],
-      [".cursor/mcp.json", "cursor-memory", "${workspaceFolder}/contractpin.lock"],
+    // Claude Code starts project servers in the project; VS Code and Cursor expand ${workspaceFolder}.
+    const workspace = ["--prefix", "${workspaceFolder}", "--no", "contractpin"];
+    const expected: Array<[string, string, string[]]> = [
+      [
+        ".mcp.json",
+        "claude-memory",
+        ["--no", "contractpin", "guard", "claude-memory", "--lock", "contractpin.lock"],
+      ],
+      [
+        ".vscode/mcp.json",
+        "vscode-memory",
+        [...workspace, "guard", "vscode-memory", "--lock", "${workspaceFolder}/contractpin.lock"],
+      ],
+      [
+        ".cursor/mcp.json",
+        "cursor-memory",
+        [...workspace, "guard", "cursor-memory", "--lock", "${workspaceFolder}/contractpin.lock"],
+      ],
     ];
-    for (const [rel, name, lock] of expected) {
+    for (const [rel, name, args] of expected) {
       const entry = entryOf(dir, rel, name);
       assert.equal(entry.command, "npx", rel);
-      assert.deepEqual(entry.args, ["--no", "contractpin", "guard", name, "--lock", lock], rel);
+      assert.deepEqual(entry.args, args, rel);
       const text = readFileSync(join(dir, rel), "utf8");
       assert.ok(!text.includes(process.execPath), `${rel} names this machine's node`);
       assert.ok(!text.includes(CLI), `${rel} names this machine's contractpin`);
@@ -93,16 +107,18 @@ describe("wrap of a project config shared in git", () => {
     );
 
     // A teammate's clone is elsewhere: each entry starts the guard there, as its
-    // client starts it (in the project, ${workspaceFolder} expanded).
+    // client starts it (Claude Code in the project; VS Code and Cursor wherever,
+    // ${workspaceFolder} expanded).
     const clone = `${dir}-clone`;
     renameSync(dir, clone);
+    const elsewhere = tempDir("contractpin-cwd-");
     for (const [rel, name] of expected) {
       const entry = entryOf(clone, rel, name);
       const transport = new StdioClientTransport({
         command: entry.command,
         args: entry.args.map((a) => a.replace("${workspaceFolder}", clone)),
         env: { PATH: process.env["PATH"]!, HOME: process.env["HOME"]!, ...entry.env },
-        cwd: clone,
+        cwd: rel === ".mcp.json" ? clone : elsewhere,
         stderr: "pipe",
       });
       let stderr = "";

@@ -2,7 +2,7 @@
 // commits (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) must work on
 // a teammate's machine and in CI: it runs the project's own installed
 // contractpin through `npx --no` (never one fetched by name) and names the
-// lock relative to the project, in the form its client resolves. Every other
+// project and the lock in the form its client resolves. Every other
 // config (user-level ones, a file named with --from elsewhere) launches this
 // machine's node and contractpin by absolute path, which a desktop app
 // started with a short PATH still finds.
@@ -17,17 +17,29 @@ export interface LaunchForm {
   lockArg: string;
 }
 
-/** The shared project configs, and how each client resolves a path written in one. */
-const SHARED: Array<{ parts: string[]; lock: (rel: string) => string }> = [
-  // Claude Code starts a project's servers in the project directory and expands only ${VAR}.
-  { parts: [".mcp.json"], lock: (rel) => rel },
-  // VS Code and Cursor expand ${workspaceFolder} in args.
-  { parts: [".vscode", "mcp.json"], lock: (rel) => `\${workspaceFolder}/${rel}` },
-  { parts: [".cursor", "mcp.json"], lock: (rel) => `\${workspaceFolder}/${rel}` },
-];
-
-/** The argv that runs the project's installed contractpin. */
+/** The argv that runs the project's installed contractpin, from the project directory. */
 export const PROJECT_LAUNCHER = ["npx", "--no", "contractpin"];
+
+// VS Code and Cursor expand ${workspaceFolder} in args: npx is pointed at the
+// project (--prefix), so it finds the installed contractpin whatever directory
+// the client starts it in, and the lock is named by its full path.
+const WORKSPACE_LAUNCHER = ["npx", "--prefix", "${workspaceFolder}", "--no", "contractpin"];
+
+/** The shared project configs, and how each client is told where the project is. */
+const SHARED: Array<{ parts: string[]; launcher: string[]; lock: (rel: string) => string }> = [
+  // Claude Code starts a project's servers in the project directory and expands only ${VAR}.
+  { parts: [".mcp.json"], launcher: PROJECT_LAUNCHER, lock: (rel) => rel },
+  {
+    parts: [".vscode", "mcp.json"],
+    launcher: WORKSPACE_LAUNCHER,
+    lock: (rel) => `\${workspaceFolder}/${rel}`,
+  },
+  {
+    parts: [".cursor", "mcp.json"],
+    launcher: WORKSPACE_LAUNCHER,
+    lock: (rel) => `\${workspaceFolder}/${rel}`,
+  },
+];
 
 function real(p: string): string {
   try {
@@ -79,6 +91,6 @@ export function launchForm(
     };
   }
   return {
-    form: { launcher: PROJECT_LAUNCHER, lockArg: shared.lock(rel.split(path.sep).join("/")) },
+    form: { launcher: shared.launcher, lockArg: shared.lock(rel.split(path.sep).join("/")) },
   };
 }
