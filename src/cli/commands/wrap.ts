@@ -36,8 +36,8 @@ ${LOCK_HELP}
   --help               show this help
 
 Exit codes: 0 done, or nothing to do; 1 done, but an entry of a server the
-lock pins was left unwrapped (its definition differs from the lock's, or it
-cannot be edited as written); 2 could not run: no lock or a corrupt one, a
+lock pins was left unwrapped (its definition differs from the lock's, it
+cannot be edited as written, or it is in a YAML file); 2 could not run: no lock or a corrupt one, a
 config that cannot be read or parsed, a config that changed meanwhile, a
 config outside the project without --user, bad arguments.
 `;
