@@ -1,4 +1,3 @@
-import path from "node:path";
 import { argsCredential } from "../core/credential-scan.js";
 import { isContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
@@ -14,6 +13,7 @@ import {
   type ReferenceContext,
 } from "./references.js";
 import { moveEnvSecrets, moveHeaderSecrets, urlProblem } from "./secret-literals.js";
+import { workingDirectory } from "./workspace-paths.js";
 
 /** A server imported from a client config. */
 export interface ImportedServer {
@@ -52,11 +52,6 @@ export interface MapContext extends ReferenceContext {
    * `${input:ID}` whose variable is unset (or empty) is skipped, not pinned.
    */
   env?: Record<string, string | undefined>;
-}
-
-/** `to` relative to `from`, with forward slashes (a lock is shared across systems); "." for the same. */
-function relativeTo(from: string, to: string): string {
-  return path.relative(from, to).split(path.sep).join("/") || ".";
 }
 
 /** Thrown inside this file to skip a server; caught by mapServer. */
@@ -133,7 +128,7 @@ export function mapServer(name: string, raw: RawServer, file: string, ctx: MapCo
 }
 
 /** Rewrites one value's references, in `at` (default: mapServer's context). */
-type Rewrite = (value: string, at?: ReferenceContext) => string;
+export type Rewrite = (value: string, at?: ReferenceContext) => string;
 
 interface Built {
   source: ServerSource;
@@ -192,38 +187,6 @@ function stdio(
   if (Object.keys(moved.value).length > 0) source.env = moved.value;
   if (cwd !== undefined) source.cwd = cwd;
   return { source, secretValues: moved.secretValues };
-}
-
-/**
- * A stdio server's cwd for the lock, and the context its other strings are
- * rewritten in. With the lock's directory known, `${workspaceFolder}` is
- * written relative: in cwd, to the lock's directory (which the lock resolves
- * cwd against); in command, args and env, to the server's working directory,
- * which is where the server resolves a relative path. A cwd that still holds
- * a reference (`${HOME}`) leaves the others absolute: where it leads is known
- * only when the server is read.
- */
-function workingDirectory(
-  raw: RawServer,
-  rewrite: Rewrite,
-  ctx: MapContext,
-): { cwd?: string; at: ReferenceContext } {
-  // An empty cwd means the default to the clients; the lock spells that by leaving it out.
-  const given = raw.cwd === undefined || raw.cwd === "" ? undefined : raw.cwd;
-  if (ctx.lockDir === undefined) {
-    return { ...(given === undefined ? {} : { cwd: rewrite(given) }), at: ctx };
-  }
-  const lockDir = ctx.lockDir;
-  if (given === undefined)
-    return { at: { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) } };
-  let cwd = rewrite(given, { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) });
-  if (cwd.includes("${")) return { cwd, at: ctx };
-  if (/\$\{workspace(Folder|Root)\}/.test(given)) {
-    cwd = path.posix.normalize(cwd);
-    if (cwd === "." || cwd === "./")
-      return { at: { ...ctx, workspace: relativeTo(lockDir, ctx.projectDir) } };
-  }
-  return { cwd, at: { ...ctx, workspace: relativeTo(path.resolve(lockDir, cwd), ctx.projectDir) } };
 }
 
 function http(
