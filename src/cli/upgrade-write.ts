@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
 import { timestamp, type Lock, type PinnedServer } from "../core/lock.js";
@@ -52,7 +52,7 @@ export async function writeUpgrade(
     }
   }
   // The configs are planned before anything is written: a config that cannot be bumped stops the upgrade.
-  const configs = await planConfigs(lock, candidates, w);
+  const configs = await planConfigs(lock, candidates, w, lockFile);
   const servers: Record<string, PinnedServer> = { ...lock.servers };
   for (const [name, { server }] of pinned) setMember(servers, name, server);
   await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, lock, {
@@ -78,7 +78,12 @@ export async function writeUpgrade(
   await w.io.out(`wrote ${lockFile}\n`);
 }
 
-async function planConfigs(lock: Lock, candidates: readonly UpgradeCandidate[], w: UpgradeWrite) {
+async function planConfigs(
+  lock: Lock,
+  candidates: readonly UpgradeCandidate[],
+  w: UpgradeWrite,
+  lockFile: string,
+) {
   const { readIfPresent, selectConfigs } = await import("../config/discover.js");
   const { planBump } = await import("../config/wrap/bump-version.js");
   const projectDir = process.cwd();
@@ -107,7 +112,8 @@ async function planConfigs(lock: Lock, candidates: readonly UpgradeCandidate[], 
       bytes,
       path,
       { before: lock, after, args },
-      { projectDir, home, required },
+      // The lock's directory: init writes ${workspaceFolder} relative to it.
+      { projectDir, home, required, lockDir: dirname(resolve(lockFile)) },
     );
     if (plan !== undefined) plans.push({ plan, bytes });
   }

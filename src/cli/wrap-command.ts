@@ -13,9 +13,12 @@ import { renderDiff, renderOutcomes, type Verbs } from "./render/wrap-text.js";
 export const CONFIG_HELP = `  --from PATH          rewrite this config file (repeatable; format recognised by
                        content, as for init)
   (no --from)          the project's client configs in the current directory:
-                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json
+                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
+                       .zed/settings.json, .continue/mcpServers/*.yaml (YAML
+                       is never rewritten: its entries are left alone, exit 1)
   --user               also the user-level configs (Claude Desktop, ~/.claude.json,
-                       ~/.cursor/mcp.json, Windsurf, Codex, Gemini CLI); without it,
+                       ~/.cursor/mcp.json, Windsurf, Codex, Gemini CLI, Zed,
+                       Continue, Cline); without it,
                        a config whose real file (links followed) is outside the
                        project, or is a user-level one, is refused
   --dry-run            print the change as a unified diff (secrets masked) and
@@ -78,7 +81,7 @@ export async function runRewrite(
     scope: { userConfigs, user, command },
   });
   if (results.length === 0) {
-    await io.err(`${nothingFound(selected.paths, user, `nothing to ${command}`)}\n`);
+    await io.err(`${nothingFound(selected.searched, user, `nothing to ${command}`)}\n`);
     return EXIT.OK;
   }
   const verbs: Verbs =

@@ -12,89 +12,13 @@ import {
 } from "./import-config.js";
 import { readConfigDocument } from "./read-document.js";
 
-/** A place where an MCP client keeps its server list. */
-export interface ConfigLocation {
-  /** The client, for people: "Claude Code", "VS Code", ... */
-  client: string;
-  path: string;
-  /** "project": in the project directory; "user": in the user's home or profile. */
-  scope: "project" | "user";
-}
-
-/** What configLocations needs to know about the machine. */
-export interface LocationOptions {
-  projectDir: string;
-  home: string;
-  platform: NodeJS.Platform;
-  /** The environment: APPDATA (Windows), XDG_CONFIG_HOME (Linux), CODEX_HOME. */
-  env: Record<string, string | undefined>;
-}
-
-/**
- * Every place an MCP client config may be, project ones first, in a fixed
- * order; whether each exists is for importConfigs to find out. Pure.
- */
-export function configLocations(options: LocationOptions): ConfigLocation[] {
-  const { projectDir, home, platform, env } = options;
-  const p = platform === "win32" ? path.win32 : path.posix;
-  // XDG_CONFIG_HOME counts only when absolute (XDG Base Directory spec).
-  const xdg = env["XDG_CONFIG_HOME"];
-  const desktopDir =
-    platform === "darwin"
-      ? p.join(home, "Library", "Application Support")
-      : platform === "win32"
-        ? (env["APPDATA"] ?? p.join(home, "AppData", "Roaming"))
-        : xdg !== undefined && p.isAbsolute(xdg)
-          ? xdg
-          : p.join(home, ".config");
-  const project = (client: string, ...parts: string[]): ConfigLocation => ({
-    client,
-    path: p.join(projectDir, ...parts),
-    scope: "project",
-  });
-  const user = (client: string, file: string): ConfigLocation => ({
-    client,
-    path: file,
-    scope: "user",
-  });
-  return [
-    project("Claude Code", ".mcp.json"),
-    project("VS Code", ".vscode", "mcp.json"),
-    project("Cursor", ".cursor", "mcp.json"),
-    user("Claude Desktop", p.join(desktopDir, "Claude", "claude_desktop_config.json")),
-    user("Claude Code", p.join(home, ".claude.json")),
-    user("Cursor", p.join(home, ".cursor", "mcp.json")),
-    user("Windsurf", p.join(home, ".codeium", "windsurf", "mcp_config.json")),
-    user("Codex", p.join(env["CODEX_HOME"] || p.join(home, ".codex"), "config.toml")),
-    user("Gemini CLI", p.join(home, ".gemini", "settings.json")),
-  ];
-}
-
-/** The config files a command reads, and whether each must exist. */
-export interface SelectedConfigs {
-  paths: string[];
-  /** true for files named with --from: see ImportConfigsOptions.required. */
-  required: boolean;
-}
-
-/**
- * The files `init`, `wrap` and `unwrap` read: the ones named with --from, or
- * else the discovered project configs (and with `user` the user-level ones).
- */
-export function selectConfigs(
-  from: string[] | undefined,
-  user: boolean,
-  options: Omit<LocationOptions, "platform" | "env"> &
-    Partial<Pick<LocationOptions, "platform" | "env">>,
-): SelectedConfigs {
-  if (from !== undefined) return { paths: from, required: true };
-  const locations = configLocations({
-    platform: process.platform,
-    env: process.env,
-    ...options,
-  }).filter((l) => l.scope === "project" || user);
-  return { paths: locations.map((l) => l.path), required: false };
-}
+export {
+  configLocations,
+  selectConfigs,
+  type ConfigLocation,
+  type LocationOptions,
+  type SelectedConfigs,
+} from "./locations.js";
 
 /** The servers of several config files, merged. */
 export interface ImportedConfigs {
@@ -110,6 +34,10 @@ export interface ImportConfigsOptions {
   projectDir: string;
   /** For `${userHome}`. */
   home?: string;
+  /** The lock's directory, which `${workspaceFolder}` is written relative to (MapContext). */
+  lockDir?: string;
+  /** The environment: a server whose `${input:ID}` variable is unset is skipped (MapContext). */
+  env?: Record<string, string | undefined>;
   /**
    * true (for `--from`): a missing file, or one with no server list, is
    * CONFIG_INVALID. false (for discovered locations): such a file is passed

@@ -1,5 +1,6 @@
 import { pathKey } from "../core/json-value.js";
 import type { ConfigDocument } from "./read-document.js";
+import { continueEntries, continueServers, zedEntries } from "./client-formats.js";
 import { member, readRawServer, stringList, type RawServer } from "./raw-server.js";
 
 /**
@@ -10,10 +11,15 @@ import { member, readRawServer, stringList, type RawServer } from "./raw-server.
  *   top-level `mcpServers` (user scope) and under `projects[DIR].mcpServers`
  *   (local scope, for the project in DIR);
  * - `mcp-servers`: servers under a top-level `mcpServers`, shared by Claude
- *   Desktop, Claude Code's `.mcp.json`, Cursor, Windsurf and Gemini CLI;
- * - `codex`: Codex's TOML, one `[mcp_servers.NAME]` table per server.
+ *   Desktop, Claude Code's `.mcp.json`, Cursor, Windsurf and Gemini CLI
+ *   (Cline's `cline_mcp_settings.json` too);
+ * - `codex`: Codex's TOML, one `[mcp_servers.NAME]` table per server;
+ * - `zed`: Zed's `settings.json`, servers under `context_servers`;
+ * - `continue`: Continue's YAML, a list of servers under `mcpServers`, each
+ *   with a `name` (client-formats.ts).
  */
-export type ConfigFormat = "vscode" | "claude-code-user" | "mcp-servers" | "codex";
+export type ConfigFormat =
+  "vscode" | "claude-code-user" | "mcp-servers" | "codex" | "zed" | "continue";
 
 /** One server entry of a config, or the reason it is left out. */
 export interface ServerEntry {
@@ -37,15 +43,19 @@ export interface FormatContent {
 
 /** The expected top-level keys, for the message about a file that has none. */
 export const EXPECTED_KEYS =
-  'a top-level "mcpServers" object (Claude Desktop, Claude Code, Cursor, Windsurf, Gemini CLI), ' +
-  '"servers" (VS Code) or [mcp_servers.NAME] tables (Codex)';
+  'a top-level "mcpServers" object (Claude Desktop, Claude Code, Cursor, Windsurf, Gemini CLI, Cline), ' +
+  '"servers" (VS Code), "context_servers" (Zed), [mcp_servers.NAME] tables (Codex) ' +
+  'or, in a .yaml file, an "mcpServers" list (Continue)';
 
 /** The format of a parsed config, or undefined when it holds no server list contractpin knows. */
 export function detectFormat(doc: ConfigDocument): ConfigFormat | undefined {
   if (doc.syntax === "toml") return member(doc.value, "mcp_servers") ? "codex" : undefined;
+  if (doc.syntax === "yaml")
+    return continueServers(doc.value) === undefined ? undefined : "continue";
   if (member(doc.value, "projects") !== undefined) return "claude-code-user";
   if (member(doc.value, "mcpServers") !== undefined) return "mcp-servers";
   if (member(doc.value, "servers") !== undefined) return "vscode";
+  if (member(doc.value, "context_servers") !== undefined) return "zed";
   return undefined;
 }
 
@@ -135,5 +145,9 @@ export function serverEntries(
       return { entries: entriesOf(file, doc.value, "servers"), disabledProjectServers: [] };
     case "codex":
       return { entries: entriesOf(file, doc.value, "mcp_servers"), disabledProjectServers: [] };
+    case "zed":
+      return { entries: zedEntries(doc.value, file), disabledProjectServers: [] };
+    case "continue":
+      return { entries: continueEntries(doc.value, file), disabledProjectServers: [] };
   }
 }

@@ -36,6 +36,10 @@ export interface ImportOptions {
   projectDir: string;
   /** The home directory, for `${userHome}` (Cursor); without it such a server is skipped. */
   home?: string;
+  /** The lock's directory: `${workspaceFolder}` is written relative to it (MapContext). */
+  lockDir?: string;
+  /** The environment: a server whose `${input:ID}` variable is unset in it is skipped (MapContext). */
+  env?: Record<string, string | undefined>;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ReferenceContext,
 } from "./references.js";
 import { moveEnvSecrets, moveHeaderSecrets, urlProblem } from "./secret-literals.js";
+import { workingDirectory } from "./workspace-paths.js";
 
 /** A server imported from a client config. */
 export interface ImportedServer {
@@ -37,6 +38,21 @@ export type Mapped =
 // transport tries Streamable HTTP and falls back to SSE by itself.
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamable_http", "streamableHttp", "sse"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Where mapServer runs: the references' context, and what decides portable paths and skips. */
+export interface MapContext extends ReferenceContext {
+  /**
+   * The lock's directory. With it, `${workspaceFolder}` in a stdio server is
+   * written relative to the server's working directory (which the lock gives
+   * relative to its own directory), not as this machine's absolute path.
+   */
+  lockDir?: string;
+  /**
+   * The environment the servers are read in. With it, a server with a VS Code
+   * `${input:ID}` whose variable is unset (or empty) is skipped, not pinned.
+   */
+  env?: Record<string, string | undefined>;
+}
 
 /** Thrown inside this file to skip a server; caught by mapServer. */
 class Skip extends Error {}
@@ -70,19 +86,20 @@ function transportOf(raw: RawServer): "stdio" | "http" {
  *
  * @param ctx what `${workspaceFolder}` and `${userHome}` stand for.
  */
-export function mapServer(
-  name: string,
-  raw: RawServer,
-  file: string,
-  ctx: ReferenceContext,
-): Mapped {
+export function mapServer(name: string, raw: RawServer, file: string, ctx: MapContext): Mapped {
   const label = `${file}: server ${name}`;
   const warnings: string[] = [];
-  const rewrite = (value: string): string => {
-    const r = rewriteReferences(value, ctx);
+  const rewrite: Rewrite = (value, at = ctx) => {
+    const r = rewriteReferences(value, at);
     if (!r.ok) throw new Skip(r.reason);
     for (const id of r.inputs) {
       const variable = inputVariable(id);
+      if (ctx.env !== undefined && !ctx.env[variable]) {
+        throw new Skip(
+          `\${input:${id}} is a VS Code input, which VS Code prompts for; contractpin reads it ` +
+            `from ${variable}, which is not set: set it and run init again to pin this server`,
+        );
+      }
       const warning =
         `${label}: \${input:${id}} is a VS Code input, which VS Code prompts for; contractpin ` +
         `reads it from the environment as \${${variable}}: set ${variable} when verifying`;
@@ -93,7 +110,7 @@ export function mapServer(
   try {
     const built =
       transportOf(raw) === "stdio"
-        ? stdio(name, raw, label, rewrite, warnings)
+        ? stdio(name, raw, label, rewrite, warnings, ctx)
         : http(name, raw, label, rewrite, warnings);
     return {
       server: {
@@ -110,6 +127,9 @@ export function mapServer(
   }
 }
 
+/** Rewrites one value's references, in `at` (default: mapServer's context). */
+export type Rewrite = (value: string, at?: ReferenceContext) => string;
+
 interface Built {
   source: ServerSource;
   secretValues: Record<string, string>;
@@ -119,11 +139,13 @@ function stdio(
   name: string,
   raw: RawServer,
   label: string,
-  rewrite: (value: string) => string,
+  rewrite: Rewrite,
   warnings: string[],
+  ctx: MapContext,
 ): Built {
   if (raw.command === "") throw new Skip("its command is empty");
-  const command = [rewrite(raw.command!), ...raw.args.map(rewrite)];
+  const { cwd, at } = workingDirectory(raw, rewrite, ctx);
+  const command = [rewrite(raw.command!, at), ...raw.args.map((a) => rewrite(a, at))];
   const found = argsCredential(command.slice(1));
   if (found !== undefined) {
     throw new Skip(
@@ -142,7 +164,7 @@ function stdio(
           `\${${value.slice(1)}}: set ${value.slice(1)} when verifying`,
       );
     } else {
-      setMember(env, key, rewrite(value));
+      setMember(env, key, rewrite(value, at));
     }
   }
   const moved = moveEnvSecrets(label, name, env);
@@ -163,8 +185,7 @@ function stdio(
   if (runner !== undefined) warnings.push(runner);
   const source: StdioSource = { transport: "stdio", command };
   if (Object.keys(moved.value).length > 0) source.env = moved.value;
-  // An empty cwd means the default to the clients; the lock spells that by leaving it out.
-  if (raw.cwd !== undefined && raw.cwd !== "") source.cwd = rewrite(raw.cwd);
+  if (cwd !== undefined) source.cwd = cwd;
   return { source, secretValues: moved.secretValues };
 }
 
@@ -172,7 +193,7 @@ function http(
   name: string,
   raw: RawServer,
   label: string,
-  rewrite: (value: string) => string,
+  rewrite: Rewrite,
   warnings: string[],
 ): Built {
   const url = rewrite(raw.url!);

@@ -7,7 +7,7 @@ import { configInvalid } from "./config-error.js";
  * `http_headers`, `env_http_headers` and `bearer_token_env_var` are Codex's.
  */
 export interface RawServer {
-  /** `type` or `transport`: "stdio", "http", "sse", ... as the client spells it. */
+  /** `type`, `transport` or `transportType` (Cline): "stdio", "http", "sse", ... as the client spells it. */
   type?: string;
   command?: string;
   args: string[];
@@ -96,7 +96,11 @@ export function readRawServer(entry: unknown, where: string): RawServer {
     optionalString(entry, "serverUrl", where) ??
     optionalString(entry, "url", where);
   return {
-    type: optionalString(entry, "type", where) ?? optionalString(entry, "transport", where),
+    // Cline still reads a legacy transportType ("stdio", "sse", "http").
+    type:
+      optionalString(entry, "type", where) ??
+      optionalString(entry, "transport", where) ??
+      optionalString(entry, "transportType", where),
     command: optionalString(entry, "command", where),
     args: stringArray(entry, "args", where),
     env: stringMap(entry, "env", where, nullEnv),

@@ -5,13 +5,17 @@ import type { JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { configInvalid } from "./config-error.js";
 import { stripJsonc } from "./jsonc.js";
+import { readYaml } from "./yaml.js";
 
 /** A config file's parsed content, and which syntax it was written in. */
 export type ConfigDocument =
-  { syntax: "json"; value: JsonValue } | { syntax: "toml"; value: Record<string, unknown> };
+  | { syntax: "json"; value: JsonValue }
+  | { syntax: "toml"; value: Record<string, unknown> }
+  | { syntax: "yaml"; value: unknown };
 
 /**
- * Parses a client config file, telling JSON from TOML by content (a JSON
+ * Parses a client config file: YAML when its name ends in `.yaml` or `.yml`
+ * (Continue; see yaml.ts), else JSON or TOML told apart by content (a JSON
  * config opens with `{`, or with a comment in JSONC; Codex's TOML never does).
  *
  * JSON goes through the strict parser. Only when that fails with a syntax
@@ -24,6 +28,8 @@ export type ConfigDocument =
  *   file's text, which may hold secrets.
  */
 export function readConfigDocument(bytes: Uint8Array, file: string): ConfigDocument {
+  // YAML (Continue) is told by its name: a YAML file may look like TOML or JSON.
+  if (/\.ya?ml$/i.test(file)) return { syntax: "yaml", value: readYaml(bytes, file) };
   return looksLikeJson(bytes)
     ? { syntax: "json", value: readJson(bytes, file) }
     : { syntax: "toml", value: readToml(bytes, file) };

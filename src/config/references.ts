@@ -10,6 +10,12 @@ import { REFERENCE } from "../core/secrets.js";
 export interface ReferenceContext {
   /** The directory `${workspaceFolder}` stands for. */
   projectDir: string;
+  /**
+   * What `${workspaceFolder}` is written as, when not `projectDir`: for a stdio
+   * server, the project as a path relative to the server's working directory
+   * (map-server.ts), so that the lock works on every machine.
+   */
+  workspace?: string;
   /** The directory `${userHome}` stands for; without it, `${userHome}` cannot be imported. */
   home?: string;
 }
@@ -34,8 +40,9 @@ export function inputVariable(id: string): string {
  * - `${env:VAR}` (VS Code, Cursor, Windsurf) becomes `${VAR}`;
  * - `${input:ID}` (VS Code prompts for it) becomes `${CONTRACTPIN_INPUT_ID}`,
  *   and ID is listed in `inputs` so that the caller can say which variable to set;
- * - `${workspaceFolder}` and `${workspaceRoot}` become the project directory,
- *   `${workspaceFolderBasename}` its last segment, `${userHome}` the home directory.
+ * - `${workspaceFolder}` and `${workspaceRoot}` become `ctx.workspace` (a
+ *   relative path) or else the project directory, `${workspaceFolderBasename}`
+ *   the project's last segment, `${userHome}` the home directory.
  *
  * Anything else (`${VAR:-default}`, `${command:...}`, ...) cannot be expanded
  * by contractpin, and the result says so. The reason names the form, never
@@ -65,7 +72,7 @@ function rewriteOne(inner: string, ctx: ReferenceContext, inputs: string[]): str
   switch (inner) {
     case "workspaceFolder":
     case "workspaceRoot":
-      return ctx.projectDir;
+      return ctx.workspace ?? ctx.projectDir;
     case "workspaceFolderBasename":
       return ctx.projectDir
         .replace(/[\\/]+$/, "")

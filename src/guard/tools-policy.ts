@@ -1,3 +1,4 @@
+import { shellWord } from "../core/shell-word.js";
 import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
 import type { PinnedServer } from "../core/lock.js";
@@ -88,7 +89,12 @@ export class ToolsPolicy {
     if (withheld.pinned !== undefined) data["pinned"] = withheld.pinned;
     if (withheld.live !== undefined) data["live"] = withheld.live;
     data["by"] = "contractpin guard";
-    return this.error(rawId, INVALID_PARAMS, `Unknown tool: ${name}`, data);
+    // A withheld tool's refusal names the command that explains it, not only digests.
+    const why =
+      known === undefined
+        ? ""
+        : `; contractpin guard withholds it (${withheld.reason}): run 'contractpin verify ${shellWord(server)}' to see why`;
+    return this.error(rawId, INVALID_PARAMS, `Unknown tool: ${name}${why}`, data);
   }
 
   /**

@@ -18,12 +18,17 @@ describe("configLocations", () => {
       "project Claude Code: /work/p/.mcp.json",
       "project VS Code: /work/p/.vscode/mcp.json",
       "project Cursor: /work/p/.cursor/mcp.json",
+      "project Zed: /work/p/.zed/settings.json",
+      "project Continue: /work/p/.continue/mcpServers",
       "user Claude Desktop: /home/ada/.config/Claude/claude_desktop_config.json",
       "user Claude Code: /home/ada/.claude.json",
       "user Cursor: /home/ada/.cursor/mcp.json",
       "user Windsurf: /home/ada/.codeium/windsurf/mcp_config.json",
       "user Codex: /home/ada/.codex/config.toml",
       "user Gemini CLI: /home/ada/.gemini/settings.json",
+      "user Zed: /home/ada/.config/zed/settings.json",
+      "user Continue: /home/ada/.continue/config.yaml",
+      "user Cline: /home/ada/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
     ]);
   });
 
@@ -40,10 +45,17 @@ describe("configLocations", () => {
     );
   });
 
-  it("darwin: Claude Desktop under Library/Application Support", () => {
+  it("darwin: Claude Desktop and Cline under Library/Application Support, Zed under ~/.config", () => {
+    const mac = paths("darwin", {}, "/Users/ada");
     assert.ok(
-      paths("darwin", {}, "/Users/ada").includes(
+      mac.includes(
         "user Claude Desktop: /Users/ada/Library/Application Support/Claude/claude_desktop_config.json",
+      ),
+    );
+    assert.ok(mac.includes("user Zed: /Users/ada/.config/zed/settings.json"));
+    assert.ok(
+      mac.includes(
+        "user Cline: /Users/ada/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
       ),
     );
   });
@@ -59,12 +71,17 @@ describe("configLocations", () => {
       "C:\\src\\p\\.mcp.json",
       "C:\\src\\p\\.vscode\\mcp.json",
       "C:\\src\\p\\.cursor\\mcp.json",
+      "C:\\src\\p\\.zed\\settings.json",
+      "C:\\src\\p\\.continue\\mcpServers",
       "C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json",
       "C:\\Users\\ada\\.claude.json",
       "C:\\Users\\ada\\.cursor\\mcp.json",
       "C:\\Users\\ada\\.codeium\\windsurf\\mcp_config.json",
       "C:\\Users\\ada\\.codex\\config.toml",
       "C:\\Users\\ada\\.gemini\\settings.json",
+      "C:\\Users\\ada\\AppData\\Roaming\\Zed\\settings.json",
+      "C:\\Users\\ada\\.continue\\config.yaml",
+      "C:\\Users\\ada\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
     ]);
   });
 });

@@ -164,6 +164,68 @@ describe("references", () => {
     );
   });
 
+  describe("with the lock's directory known (init): ${workspaceFolder} stays portable", () => {
+    const at = (entry: unknown, lockDir = "/work/project", env?: Record<string, string>) =>
+      importConfig(
+        new TextEncoder().encode(JSON.stringify({ servers: { s: entry } })),
+        "mcp.json",
+        { ...options, lockDir, ...(env === undefined ? {} : { env }) },
+      );
+    const portable = (entry: unknown, lockDir?: string) => {
+      const r = at(entry, lockDir);
+      assert.equal(r.servers.length, 1, JSON.stringify(r.skipped));
+      return r.servers[0]!.source;
+    };
+
+    it("in command, args and env: relative to the server's working directory (the lock's)", () => {
+      assert.deepEqual(
+        portable({
+          command: "${workspaceFolder}/bin/s",
+          args: ["${workspaceFolder}", "--root=${workspaceFolder}/data"],
+          env: { DB: "${workspaceFolder}/db.sqlite" },
+        }),
+        {
+          transport: "stdio",
+          command: ["./bin/s", ".", "--root=./data"],
+          env: { DB: "./db.sqlite" },
+        },
+      );
+    });
+
+    it("a lock in a subfolder: the paths lead back up to the project", () => {
+      assert.deepEqual(
+        portable({ command: "node", args: ["${workspaceFolder}/s.js"] }, "/work/project/ci"),
+        { transport: "stdio", command: ["node", "../s.js"] },
+      );
+    });
+
+    it("cwd relative to the lock's directory (left out when it is that directory); args relative to cwd", () => {
+      assert.deepEqual(
+        portable({ command: "node", args: ["${workspaceFolder}/s.js"], cwd: "${workspaceFolder}" }),
+        { transport: "stdio", command: ["node", "./s.js"] },
+      );
+      assert.deepEqual(
+        portable({
+          command: "node",
+          args: ["${workspaceFolder}/s.js"],
+          cwd: "${workspaceFolder}/packages/api",
+        }),
+        { transport: "stdio", command: ["node", "../../s.js"], cwd: "packages/api" },
+      );
+    });
+
+    it("an unset or empty ${input:ID} variable skips the server, naming the variable; set, it is pinned", () => {
+      const entry = { command: "x", env: { K: "${input:api-key}" } };
+      for (const env of [{}, { CONTRACTPIN_INPUT_API_KEY: "" }] as Array<Record<string, string>>) {
+        const r = at(entry, undefined, env);
+        assert.equal(r.servers.length, 0);
+        assert.match(r.skipped[0]!.reason, /CONTRACTPIN_INPUT_API_KEY, which is not set/);
+      }
+      const set = at(entry, undefined, { CONTRACTPIN_INPUT_API_KEY: "v" });
+      assert.equal(set.servers.length, 1);
+    });
+  });
+
   it("a form contractpin cannot expand skips the server, without quoting what follows it", () => {
     assert.match(
       skipReason({ command: "node", args: ["${command:pickFile}"] }),

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { lineMasker } from "../../src/config/wrap/secrets.js";
@@ -80,27 +89,68 @@ describe("wrap's diff", () => {
 });
 
 describe("writing a config", () => {
-  it("keeps a backup with the file's permissions, and never overwrites one with other content", async () => {
+  it("keeps one backup in .contractpin-backup/ beside the file, with its permissions, ignored by git", async () => {
     const dir = tempDir();
     const file = join(dir, "mcp.json");
     writeFileSync(file, "one");
     chmodSync(file, 0o600);
     const first = await writeConfig(file, Buffer.from("one"), "two");
-    assert.equal(first, `${file}.contractpin-backup`);
+    assert.equal(first, join(dir, ".contractpin-backup", "mcp.json"));
     assert.equal(readFileSync(first, "utf8"), "one");
     assert.equal(statSync(first).mode & 0o777, 0o600);
     assert.equal(readFileSync(file, "utf8"), "two");
     assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.match(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /^\*$/m);
+    // The next write replaces it: one backup, however many writes.
     const second = await writeConfig(file, Buffer.from("two"), "three");
-    assert.equal(second, `${file}.contractpin-backup.1`);
-    assert.equal(readFileSync(first, "utf8"), "one", "the first backup is untouched");
+    assert.equal(second, first);
     assert.equal(readFileSync(second, "utf8"), "two");
+    assert.deepEqual(readdirSync(dir).sort(), [".contractpin-backup", "mcp.json"]);
+    assert.deepEqual(readdirSync(join(dir, ".contractpin-backup")).sort(), [
+      ".gitignore",
+      "mcp.json",
+    ]);
+  });
+
+  it("a .gitignore committed in the backup folder that would let git track the backup is replaced", async () => {
+    const dir = tempDir();
+    const file = join(dir, "mcp.json");
     writeFileSync(file, "one");
-    assert.equal(
-      await writeConfig(file, Buffer.from("one"), "x"),
-      first,
-      "a backup of the same bytes serves",
+    mkdirSync(join(dir, ".contractpin-backup"));
+    writeFileSync(join(dir, ".contractpin-backup", ".gitignore"), "!mcp.json\n");
+    await writeConfig(file, Buffer.from("one"), "two");
+    assert.match(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /^\*$/m);
+    assert.doesNotMatch(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /!/);
+  });
+
+  it("never writes a backup through a symbolic link", async () => {
+    const elsewhere = tempDir();
+    const victim = join(elsewhere, "victim");
+    writeFileSync(victim, "keep");
+    // A repository commits the backup's place as a link: it is replaced, not followed.
+    const dir = tempDir();
+    const file = join(dir, "mcp.json");
+    writeFileSync(file, "one");
+    mkdirSync(join(dir, ".contractpin-backup"));
+    symlinkSync(victim, join(dir, ".contractpin-backup", "mcp.json"));
+    symlinkSync(victim, join(dir, ".contractpin-backup", ".gitignore"));
+    const kept = await writeConfig(file, Buffer.from("one"), "two");
+    assert.equal(readFileSync(victim, "utf8"), "keep");
+    assert.equal(lstatSync(join(dir, ".contractpin-backup", ".gitignore")).isSymbolicLink(), false);
+    assert.equal(lstatSync(kept).isSymbolicLink(), false);
+    assert.equal(readFileSync(kept, "utf8"), "one");
+    // ... or commits the folder as a link: refused, nothing written.
+    const other = tempDir();
+    const file2 = join(other, "mcp.json");
+    writeFileSync(file2, "one");
+    symlinkSync(elsewhere, join(other, ".contractpin-backup"));
+    await assert.rejects(
+      writeConfig(file2, Buffer.from("one"), "two"),
+      (err) =>
+        isContractpinError(err, "CONFIG_CHANGED") && /not a folder/.test((err as Error).message),
     );
+    assert.equal(readFileSync(file2, "utf8"), "one");
+    assert.deepEqual(readdirSync(elsewhere), ["victim"]);
   });
 
   it("a file that changed since it was read is left alone (CONFIG_CHANGED)", async () => {

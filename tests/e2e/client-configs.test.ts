@@ -1,10 +1,11 @@
 // Every client's config fixture imported through the built CLI into a lock
 // that holds no secret, then verified against the real servers it names.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fakeSecrets, FIXTURES, fixtureTree } from "../config/fixtures.js";
+import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS, startEverythingHttp, type Running } from "../helpers/servers.js";
 
@@ -116,6 +117,49 @@ describe("importing client configs", () => {
     assert.match(user.stderr, /warning: .*server github: .*run through npx, is not pinned/);
     assertNoSecret(readFileSync(userLock, "utf8"), "the lock");
     assert.equal(runCli(["verify", "--lock", userLock], { cwd: tree.project, env }).code, 0);
+  });
+
+  it("a project config shared in git: ${workspaceFolder} stays relative (the lock verifies after the project moves); an unset ${input:ID} skips only its server", () => {
+    const project = join(tempDir("contractpin-shared-"), "app");
+    mkdirSync(join(project, ".vscode"), { recursive: true });
+    writeFileSync(
+      join(project, ".vscode", "mcp.json"),
+      JSON.stringify({
+        servers: {
+          files: { command: "node", args: [SERVERS.filesystem, "${workspaceFolder}"] },
+          prompted: {
+            command: "node",
+            args: [SERVERS.memory],
+            env: { MEMORY_TOKEN: "${input:memory-token}" },
+          },
+        },
+      }),
+    );
+    const init = runCli(["init"], {
+      cwd: project,
+      env: { ...env, CONTRACTPIN_INPUT_MEMORY_TOKEN: undefined },
+    });
+    assert.equal(init.code, 0, init.stderr);
+    const skipped = init.stderr.split("\n").filter((l) => l.includes("prompted"));
+    assert.deepEqual(
+      skipped,
+      [
+        `contractpin: skipped prompted (${join(".vscode", "mcp.json").replace(/^/, project + "/")}): ` +
+          "${input:memory-token} is a VS Code input, which VS Code prompts for; contractpin reads it " +
+          "from CONTRACTPIN_INPUT_MEMORY_TOKEN, which is not set: set it and run init again to pin this server",
+      ],
+      init.stderr,
+    );
+    const lock = JSON.parse(readFileSync(join(project, "contractpin.lock"), "utf8")) as {
+      servers: Record<string, { command: string[] }>;
+    };
+    assert.deepEqual(Object.keys(lock.servers), ["files"]);
+    assert.deepEqual(lock.servers["files"]!.command, ["node", SERVERS.filesystem, "."]);
+    // A teammate's clone is elsewhere: the lock still verifies there.
+    const moved = `${project}-clone`;
+    renameSync(project, moved);
+    const verify = runCli(["verify"], { cwd: moved, env });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });
 
   it("the same server name in two files: exit 2, naming both files", () => {

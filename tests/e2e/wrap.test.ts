@@ -17,7 +17,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse as parseToml } from "smol-toml";
 import { stripJsonc } from "../../src/config/jsonc.js";
@@ -78,6 +78,9 @@ const CLIENTS: Array<[string, string, string[], string[]]> = [
     [],
   ],
 ];
+
+/** Where wrap keeps a config's one backup: .contractpin-backup/ beside it. */
+const backupOf = (file: string) => join(dirname(file), ".contractpin-backup", basename(file));
 
 type Entry = { command?: string; args?: string[]; env?: Record<string, string> };
 
@@ -143,7 +146,7 @@ describe("wrap and unwrap", () => {
       noSecret(wrap.stdout + wrap.stderr, "wrap's output");
       const text = readFileSync(file, "utf8");
       assert.notEqual(text, original.toString("utf8"));
-      assert.deepEqual(readFileSync(`${file}.contractpin-backup`), original);
+      assert.deepEqual(readFileSync(backupOf(file)), original);
       const now = entries(rel, text, tree.project);
       for (const name of pinned) {
         const entry = now[name]!;
@@ -165,12 +168,12 @@ describe("wrap and unwrap", () => {
       assert.match(again.stdout, /already wrapped/);
       assert.equal(readFileSync(file, "utf8"), text);
       // The original is in the entries themselves: no backup needed.
-      rmSync(`${file}.contractpin-backup`);
+      rmSync(backupOf(file));
       const unwrap = runCli(["unwrap", "--from", file], { cwd: tree.project, env });
       assert.equal(unwrap.code, 0, unwrap.stderr);
       noSecret(unwrap.stdout + unwrap.stderr, "unwrap's output");
       assert.deepEqual(readFileSync(file), original);
-      rmSync(`${file}.contractpin-backup`);
+      rmSync(backupOf(file));
     });
   }
 
@@ -189,7 +192,7 @@ describe("wrap and unwrap", () => {
       noSecret(r.stdout + r.stderr, `the diff of ${rel}`);
       assert.match(r.stderr, /would wrap/);
       assert.deepEqual(readFileSync(file), original);
-      assert.ok(!existsSync(`${file}.contractpin-backup`));
+      assert.ok(!existsSync(backupOf(file)));
     }
   });
 
@@ -362,10 +365,10 @@ describe("wrap and unwrap", () => {
     assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
     assert.equal(
       wrap.stdout,
-      `${real}: wrapped 1; backup: ${real}${".contractpin-backup"}\n  wrapped       cursor-user-memory\n`,
+      `${real}: wrapped 1; backup: ${backupOf(real)}\n  wrapped       cursor-user-memory\n`,
     );
-    assert.equal(readFileSync(`${real}.contractpin-backup`, "utf8"), original);
-    assert.equal(statSync(`${real}.contractpin-backup`).mode & 0o777, 0o600);
+    assert.equal(readFileSync(backupOf(real), "utf8"), original);
+    assert.equal(statSync(backupOf(real)).mode & 0o777, 0o600);
     assert.equal(statSync(real).mode & 0o777, 0o600);
     assert.deepEqual(
       readdirSync(join(fileLink, ".cursor")),

@@ -58,7 +58,8 @@ describe("contractpin guard relays a stdio server", () => {
     const refused = await client.request(2, "tools/call", { name: "beta", arguments: {} });
     assert.deepEqual(refused.error, {
       code: -32602,
-      message: "Unknown tool: beta",
+      message:
+        "Unknown tool: beta; contractpin guard withholds it (unpinned): run 'contractpin verify fake' to see why",
       data: { tool: "beta", reason: "unpinned", live: beta, by: "contractpin guard" },
     });
     assert.deepEqual(callsOf(dir, "beta"), []);
@@ -134,7 +135,8 @@ describe("contractpin guard relays a stdio server", () => {
     const refused = await client.request(4, "tools/call", { name: "alpha", arguments: {} });
     assert.deepEqual(refused.error, {
       code: -32602,
-      message: "Unknown tool: alpha",
+      message:
+        "Unknown tool: alpha; contractpin guard withholds it (drifted): run 'contractpin verify fake' to see why",
       data: { tool: "alpha", reason: "drifted", pinned, live, by: "contractpin guard" },
     });
     assert.ok(!JSON.stringify(refused).includes("id_rsa"));
@@ -179,7 +181,10 @@ describe("contractpin guard relays a stdio server", () => {
       ["mutate"],
     );
     const refused = await client.request(3, "tools/call", { name: "gamma", arguments: {} });
-    assert.equal(refused.error.message, "Unknown tool: gamma");
+    assert.equal(
+      refused.error.message,
+      "Unknown tool: gamma; contractpin guard withholds it (unpinned): run 'contractpin verify fake' to see why",
+    );
     assert.equal(refused.error.data.reason, "unpinned");
     assert.deepEqual(callsOf(dir, "gamma"), []);
     assert.equal((await client.close()).code, 0);
@@ -258,7 +263,10 @@ describe("contractpin guard relays a stdio server", () => {
         '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"alpha","arguments":{}}}]',
     );
     const refused = JSON.parse(await client.responseLine(5));
-    assert.equal(refused.error.message, "Unknown tool: beta");
+    assert.equal(
+      refused.error.message,
+      "Unknown tool: beta; contractpin guard withholds it (unpinned): run 'contractpin verify fake' to see why",
+    );
     assert.match(await client.responseLine(6), /called alpha/);
     assert.deepEqual(callsOf(dir, "beta"), []);
     assert.equal(callsOf(dir, "alpha").length, 1);
@@ -385,7 +393,10 @@ describe("contractpin guard relays a stdio server", () => {
       JSON.stringify({ ...pinned, servers: { fake: { ...pinned.servers.fake, ...digests } } }),
     );
     const refused = await client.request(2, "tools/call", { name: "alpha", arguments: {} });
-    assert.equal(refused.error.message, "Unknown tool: alpha");
+    assert.equal(
+      refused.error.message,
+      "Unknown tool: alpha; contractpin guard withholds it (unpinned): run 'contractpin verify fake' to see why",
+    );
     assert.equal(refused.error.data.reason, "unpinned");
     assert.equal(callsOf(dir, "alpha").length, 1);
     assert.equal((await client.close()).code, 0);

@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { timestamp, type Lock } from "../../core/lock.js";
@@ -32,17 +33,22 @@ export const help = `Usage: contractpin init [--from PATH]... [--user] [--force]
 Pins servers into a fresh lock. Where the servers come from:
   --from PATH          every server of these MCP client config files (format
                        recognised by content: Claude Desktop, Claude Code,
-                       VS Code, Cursor, Windsurf, Codex, Gemini CLI)
+                       VS Code, Cursor, Windsurf, Codex, Gemini CLI, Zed,
+                       Cline; Continue's by a .yaml or .yml name)
   (no --from)          the project's client configs in the current directory:
-                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json; with
+                       .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
+                       .zed/settings.json, .continue/mcpServers/*.yaml; with
                        --user also the user-level ones (see the README);
                        if there are none, the servers the lock defines; and
                        without a lock either, an empty lock for 'contractpin add'
 
 Servers of an existing lock that no config names are kept and re-pinned.
-Disabled servers are skipped and listed. A literal secret in a config is
-never written: the lock refers to an environment variable instead (a warning
-names it), or the server is skipped with the reason.
+Disabled servers are skipped and listed, as is a server whose VS Code
+\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it); a skipped
+server leaves the exit code at 0. \${workspaceFolder} is written relative to
+the lock's directory, so the lock works in every clone. A literal secret in a
+config is never written: the lock refers to an environment variable instead (a
+warning names it), or the server is skipped with the reason.
 
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
@@ -91,7 +97,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   checkConfigOptions("init", values);
 
-  const { imported, searched } = await importFromConfigs(values.from, values.user === true);
+  const { imported, searched } = await importFromConfigs(
+    values.from,
+    values.user === true,
+    dirname(resolve(lockFile)),
+  );
   let requests: PinRequest[];
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
@@ -156,15 +166,22 @@ export async function run(args: string[], io: Io): Promise<number> {
 async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
+  lockDir: string,
 ): Promise<{ imported: ImportedConfigs; searched: string[] }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
   const { importConfigs, selectConfigs } = await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
-  const { paths, required } = selectConfigs(from, user, { projectDir, home });
+  const { paths, required, searched } = selectConfigs(from, user, { projectDir, home });
   return {
-    imported: await importConfigs(paths, { projectDir, home, required }),
-    searched: paths,
+    imported: await importConfigs(paths, {
+      projectDir,
+      home,
+      required,
+      lockDir,
+      env: process.env,
+    }),
+    searched,
   };
 }
 

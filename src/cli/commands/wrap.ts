@@ -5,8 +5,15 @@ import { CONFIG_HELP, runRewrite } from "../wrap-command.js";
 export const help = `Usage: contractpin wrap [--from PATH]... [--user] [--dry-run] [--lock PATH]
 
 Rewrites MCP client configs so that each server the lock pins is launched
-through 'contractpin guard NAME --lock /abs/path/contractpin.lock' (this
-node and this contractpin, by absolute path). An entry is wrapped when its
+through 'contractpin guard NAME --lock LOCK'. In a project config a team
+commits (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) that is the project's
+installed contractpin: 'npx --no contractpin guard NAME --lock
+contractpin.lock' in .mcp.json; 'npx --prefix \${workspaceFolder} --no
+contractpin guard NAME --lock \${workspaceFolder}/contractpin.lock' in
+.vscode/ and .cursor/. That works in every clone; it needs contractpin in
+node_modules and the lock in the project, else a note says why the entries
+name this machine's paths. Other configs run this node and this contractpin
+by absolute path, with the lock's absolute path. An entry is wrapped when its
 name is a server of the lock and it defines exactly what the lock pins
 (imported as init imports it: command, args, env, cwd, or url and headers).
 An HTTP entry becomes a stdio entry that launches the guard, which connects
@@ -18,10 +25,10 @@ define something else than the lock pins (wrapping them would guard another
 server). Only the wrapped entries' text changes; comments, key order and
 indentation elsewhere stay byte for byte. The entry's original text is kept
 in the wrapped entry (env CONTRACTPIN_WRAPPED_ENTRY), so 'contractpin unwrap'
-gives back the original bytes even without the backup. Before writing, a
-backup is kept beside the file (FILE.contractpin-backup, or .1, .2, ... when
-one with other content exists); the write is atomic. Wrapping a wrapped entry
-changes nothing.
+gives back the original bytes even without the backup. Before writing, one
+backup is kept in .contractpin-backup/ beside the file (replaced by the next
+write; the folder ignores itself for git) and named in the output; the write
+is atomic. Wrapping a wrapped entry changes nothing.
 
 Options:
 ${CONFIG_HELP}
@@ -29,8 +36,8 @@ ${LOCK_HELP}
   --help               show this help
 
 Exit codes: 0 done, or nothing to do; 1 done, but an entry of a server the
-lock pins was left unwrapped (its definition differs from the lock's, or it
-cannot be edited as written); 2 could not run: no lock or a corrupt one, a
+lock pins was left unwrapped (its definition differs from the lock's, it
+cannot be edited as written, or it is in a YAML file); 2 could not run: no lock or a corrupt one, a
 config that cannot be read or parsed, a config that changed meanwhile, a
 config outside the project without --user, bad arguments.
 `;

@@ -1,14 +1,6 @@
-// Commands contractpin suggests ("to accept the change ...: contractpin update
-// NAME") are meant to be copied into a shell, and a server name comes from a
-// lock or a client config that may not be the reader's: each word is quoted
-// so that the shell reads it as one word and runs nothing in it.
-import { visibleText } from "../../core/visible-text.js";
+import { shellWord } from "../../core/shell-word.js";
 
-/** A word as a POSIX shell reads it: as is when plain, else single-quoted; never raw control. */
-export function shellWord(word: string): string {
-  if (/^[A-Za-z0-9._/:@%+=,-]+$/.test(word)) return word;
-  return `'${visibleText(word).replaceAll("'", `'\\''`)}'`;
-}
+export { shellWord };
 
 /** ` --lock PATH` when the command was given --lock, so that the suggestion acts on that lock. */
 export function lockWords(lockOption: string | undefined): string {

@@ -20,7 +20,7 @@ export interface Verbs {
  */
 export function renderOutcomes(results: FileResult[], verbs: Verbs, dryRun: boolean): string {
   let out = "";
-  for (const { plan, backup } of results) {
+  for (const { plan, backup, note } of results) {
     const changed = plan.outcomes.filter((o) => o.action === "changed");
     const same = plan.outcomes.filter((o) => o.action === "unchanged");
     const head =
@@ -30,6 +30,7 @@ export function renderOutcomes(results: FileResult[], verbs: Verbs, dryRun: bool
           ? `${verbs.planned} ${changed.length} (dry run: nothing written)`
           : `${verbs.done} ${changed.length}${backup === undefined ? "" : `; backup: ${sanitizeLine(backup)}`}`;
     out += `${sanitizeLine(plan.file)}: ${head}\n`;
+    if (note !== undefined) out += `  note: ${sanitizeLine(note)}\n`;
     for (const o of changed)
       out += `  ${(dryRun ? verbs.planned : verbs.done).padEnd(14)}${displayName(o.name)}\n`;
     for (const o of plan.outcomes.filter((x) => x.action === "left")) {

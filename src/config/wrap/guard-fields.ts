@@ -24,6 +24,7 @@ export const ORIGINAL_VARIABLE = "CONTRACTPIN_WRAPPED_ENTRY";
 export const TRANSPORT_KEYS = new Set([
   "type",
   "transport",
+  "transportType",
   "command",
   "args",
   "env",
@@ -76,7 +77,7 @@ function spelling(variable: string, raw: RawServer): string | undefined {
 
 /**
  * The guard's entry for a server pinned as `source`: it launches
- * `LAUNCHER... guard NAME --lock LOCK`, and gives the guard, in `env`, each
+ * `LAUNCHER... guard NAME --lock LOCK` (LOCK as `lockArg` names it, else `lockPath`), and gives the guard, in `env`, each
  * variable the lock's definition refers to, spelled as the client spelled it
  * (a literal secret that `init` moved to `${VAR}` is given as the same
  * literal, so the guard can expand `${VAR}`). A variable the entry takes from
@@ -88,7 +89,7 @@ export function guardFields(
   imported: ImportedServer,
   source: ServerSource,
   format: ConfigFormat,
-  launch: { launcher: readonly string[]; lockPath: string },
+  launch: { launcher: readonly string[]; lockPath: string; lockArg?: string },
   original: string,
 ): GuardFields {
   const env: Array<[string, string]> = [];
@@ -103,7 +104,7 @@ export function guardFields(
   env.push([ORIGINAL_VARIABLE, original]);
   return {
     command: launch.launcher[0]!,
-    args: [...launch.launcher.slice(1), "guard", name, "--lock", launch.lockPath],
+    args: [...launch.launcher.slice(1), "guard", name, "--lock", launch.lockArg ?? launch.lockPath],
     env,
     envVars,
     original,

@@ -1,8 +1,7 @@
 import type { Lock, PinnedServer } from "../../core/lock.js";
 import type { ServerSource } from "../../core/server-source.js";
-import { mapServer, type ImportedServer } from "../map-server.js";
+import { mapServer, type ImportedServer, type MapContext } from "../map-server.js";
 import type { RawServer } from "../raw-server.js";
-import type { ReferenceContext } from "../references.js";
 
 /** Whether a config entry may be wrapped: it is the server the lock pins under its name. */
 export type Match =
@@ -50,7 +49,7 @@ export function matchLock(
   name: string,
   raw: RawServer,
   file: string,
-  ctx: ReferenceContext,
+  ctx: MapContext,
   lock: Lock,
 ): Match {
   if (!Object.hasOwn(lock.servers, name)) {
@@ -69,6 +68,12 @@ export function matchLock(
     };
   }
   const field = differingField(mapped.server.source, pinned);
+  if (field !== undefined && ctx.lockDir !== undefined) {
+    // A lock that init wrote before it kept ${workspaceFolder} relative holds the absolute path.
+    const { lockDir: _, ...absolute } = ctx;
+    const again = matchLock(name, raw, file, absolute, lock);
+    if (again.ok) return again;
+  }
   if (field !== undefined) {
     const what = field === "transport" ? "transport" : field;
     return {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Lock } from "../../core/lock.js";
 import type { Span } from "../../guard/json-spans.js";
 import { configInvalid } from "../config-error.js";
@@ -44,14 +45,18 @@ export interface PlanContext {
   home?: string;
   /** A file without a server list is CONFIG_INVALID (true, for --from) or passed over. */
   required: boolean;
+  /** The lock's directory, which `${workspaceFolder}` is relative to in the lock (MapContext). */
+  lockDir?: string;
 }
 
 /** What wrapping needs: the lock, its absolute path, and how to launch contractpin. */
 export interface WrapTarget {
   lock: Lock;
   lockPath: string;
-  /** argv that runs contractpin: e.g. [node, /abs/contractpin.cjs]. */
+  /** argv that runs contractpin: e.g. [node, /abs/contractpin.cjs] or [npx, --no, contractpin]. */
   launcher: string[];
+  /** The lock as the entry names it (launch-form.ts), when not `lockPath`. */
+  lockArg?: string;
 }
 
 type Mode = { wrap: WrapTarget } | { unwrap: Set<string> | undefined };
@@ -69,8 +74,21 @@ function locate(
     const found = jsonEntry(text, entry.path);
     return found && { span: found.span, render: (f) => renderJsonEntry(found, f) };
   }
+  if (doc.syntax === "yaml") return undefined;
   const found = tomlEntry(text, entry.name);
   return found && { span: found.span, render: (f) => renderTomlEntry(found, f) };
+}
+
+/**
+ * Why an entry cannot be edited. YAML is refused whole: its comments, anchors
+ * and flow and block styles leave no edit of an entry that is sure to keep
+ * every other byte and to unwrap to the original, so wrap does not write it.
+ */
+function cannotEdit(doc: ConfigDocument, name: string): string {
+  return doc.syntax === "yaml"
+    ? "wrap does not rewrite YAML (Continue), whose comments and layout it could not keep " +
+        `byte for byte; edit it by hand to run 'contractpin guard ${name} --lock LOCK'`
+    : "wrap cannot edit this entry as it is written";
 }
 
 function planEntry(
@@ -102,9 +120,10 @@ function planEntry(
   if (wrapped) return unchanged("already wrapped");
   // An entry the client does not use (Claude Code's user-scope one under a local one of the same name).
   if (!live) return left(entry.skip!, false);
-  const match = matchLock(name, raw, file, ctx, mode.wrap.lock);
+  const lockDir = path.dirname(mode.wrap.lockPath);
+  const match = matchLock(name, raw, file, { ...ctx, lockDir }, mode.wrap.lock);
   if (!match.ok) return left(match.reason, match.pinned);
-  if (place === undefined) return left("wrap cannot edit this entry as it is written", true);
+  if (place === undefined) return left(cannotEdit(doc, name), true);
   const original = text.slice(place.span[0], place.span[1]);
   const format = doc.syntax === "toml" ? "codex" : "mcp-servers";
   const fields = guardFields(name, raw, match.imported, match.pinned, format, mode.wrap, original);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { readIfPresent, type SelectedConfigs } from "../discover.js";
 import { realConfig, type ConfigScope } from "./config-scope.js";
+import { launchForm } from "./launch-form.js";
 import { planFile, type FilePlan, type PlanContext, type WrapTarget } from "./plan.js";
 import { writeConfig } from "./write-config.js";
 
@@ -8,6 +9,8 @@ import { writeConfig } from "./write-config.js";
 export interface FileResult {
   plan: FilePlan;
   backup?: string;
+  /** Why a shared project config's wrapped entries name this machine's paths (launch-form.ts). */
+  note?: string;
 }
 
 /** How rewriteConfigs runs. */
@@ -44,7 +47,7 @@ export async function rewriteConfigs(
     ...(options.home === undefined ? {} : { home: options.home }),
     required: selected.required,
   };
-  const planned: Array<{ plan: FilePlan; bytes: Uint8Array }> = [];
+  const planned: Array<{ plan: FilePlan; bytes: Uint8Array; note?: string }> = [];
   const seen = new Set<string>();
   const scope = { ...options.scope, projectDir: options.projectDir, named: selected.required };
   for (const file of selected.paths) {
@@ -55,15 +58,34 @@ export async function rewriteConfigs(
     const bytes = await readIfPresent(real, selected.required);
     if (bytes === undefined) continue;
     // Parsed under the name the client reads it by; written, and shown, as the real file.
-    const plan = planFile(bytes, file, options.mode, ctx);
+    const { mode, note } = modeFor(real, options);
+    const plan = planFile(bytes, file, mode, ctx);
     if (plan === undefined) continue;
     if (resolved !== path.resolve(file)) plan.file = real;
-    planned.push({ plan, bytes });
+    planned.push({ plan, bytes, ...(note !== undefined && plan.edits.length > 0 ? { note } : {}) });
   }
   const results: FileResult[] = [];
-  for (const { plan, bytes } of planned) {
-    if (options.dryRun === true || plan.after === plan.before) results.push({ plan });
-    else results.push({ plan, backup: await writeConfig(plan.file, bytes, plan.after) });
+  for (const { plan, bytes, note } of planned) {
+    const result: FileResult = note === undefined ? { plan } : { plan, note };
+    if (options.dryRun !== true && plan.after !== plan.before) {
+      result.backup = await writeConfig(plan.file, bytes, plan.after);
+    }
+    results.push(result);
   }
   return results;
+}
+
+/** The mode for one file: for wrap, the launch form its place calls for (launch-form.ts). */
+function modeFor(
+  realFile: string,
+  options: RewriteOptions,
+): { mode: RewriteOptions["mode"]; note?: string } {
+  if (!("wrap" in options.mode)) return { mode: options.mode };
+  const target = options.mode.wrap;
+  const { form, note } = launchForm(realFile, options.projectDir, {
+    launcher: target.launcher,
+    lockArg: target.lockPath,
+  });
+  const wrap = { ...target, launcher: form.launcher, lockArg: form.lockArg };
+  return note === undefined ? { mode: { wrap } } : { mode: { wrap }, note };
 }
