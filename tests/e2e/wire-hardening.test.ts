@@ -111,6 +111,40 @@ describe("a message larger than the limit", () => {
     failsWith(refused, "third", /the server sent a message larger than 1 MiB/);
   });
 
+  it("stdio: a line of the limit is read; one byte more is refused, though its newline came in the same read", () => {
+    const ws = workspace();
+    const exact = runCli(
+      [
+        "add",
+        "exact",
+        "--max-message-mib",
+        "1",
+        "--",
+        process.execPath,
+        WIRE_STDIO,
+        `line-bytes:${MIB}`,
+      ],
+      { cwd: ws.dir },
+    );
+    assert.equal(exact.code, 0, exact.stderr);
+    for (const over of [MIB + 1, MIB + 30_000]) {
+      const r = runCli(
+        [
+          "add",
+          "over",
+          "--max-message-mib",
+          "1",
+          "--",
+          process.execPath,
+          WIRE_STDIO,
+          `line-bytes:${over}`,
+        ],
+        { cwd: ws.dir },
+      );
+      failsWith(r, "over", /the server sent a message larger than 1 MiB/);
+    }
+  });
+
   it("a Content-Length over the limit is refused before the body is read", async () => {
     // The fake promises 200 MiB and sends nothing: only the header can end the read.
     const ws = workspace();

@@ -48,6 +48,8 @@ export class StdioTransport implements Transport {
   private exited: Promise<void> = Promise.resolve();
   private chunks: Buffer[] = [];
   private pendingBytes = 0;
+  // The rest of a line already refused as too large, up to its newline, is no line.
+  private discarding = false;
   private closed = false;
   private closing = false;
   private hasExited = false;
@@ -127,10 +129,20 @@ export class StdioTransport implements Transport {
       this.chunks = [];
       this.pendingBytes = 0;
       from = nl + 1;
+      if (this.discarding) {
+        this.discarding = false;
+        continue;
+      }
+      // The whole line, measured once it ends: the part that arrived with its
+      // newline can carry it past the limit the unfinished part was held to.
+      if (line.length > this.log.maxMessageBytes) {
+        this.log.failTooLarge();
+        continue;
+      }
       this.answered ||= line.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d);
       this.onLine(line);
     }
-    if (from < buf.length) {
+    if (from < buf.length && !this.discarding) {
       this.chunks.push(buf.subarray(from));
       this.pendingBytes += buf.length - from;
       if (this.pendingBytes > this.log.maxMessageBytes) {
@@ -138,6 +150,7 @@ export class StdioTransport implements Transport {
         this.log.failTooLarge();
         this.chunks = [];
         this.pendingBytes = 0;
+        this.discarding = true;
       }
     }
   }
