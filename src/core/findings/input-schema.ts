@@ -59,8 +59,12 @@ export function inputSchemaFindings(
       for (const key of keys) {
         const where = appendPointer(appendPointer(at, map), key);
         if (Object.hasOwn(om, key)) children.push([where, getMember(om, key), getMember(nm, key)]);
-        else if (addsProperty)
-          drafts.push(draft("input-property-added", where, undefined, getMember(nm, key)));
+        else if (addsProperty) {
+          const was = acceptedBefore(o);
+          if (was === undefined)
+            drafts.push(draft("input-property-added", where, undefined, getMember(nm, key)));
+          else children.push([where, was, getMember(nm, key)]);
+        }
       }
     }
     for (const key of ["additionalProperties", "unevaluatedProperties"]) {
@@ -89,6 +93,25 @@ export function inputSchemaFindings(
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return drafts;
+}
+
+/**
+ * What an old object schema already accepted for a member it did not list,
+ * or undefined when a new listed member is a new argument: its
+ * `additionalProperties` schema when that is one (the new property is
+ * compared with it); any value (`{}`) when it listed no properties at all
+ * and left additional ones open, so it accepted anything and a typed
+ * property narrows it. A schema that lists its properties describes the
+ * arguments a model sends: a new one is a new argument even when
+ * `additionalProperties` was left open, and none is accepted past `false`.
+ */
+function acceptedBefore(o: JsonObject): JsonValue | undefined {
+  const closed = (key: string) => getMember(o, key) === false;
+  if (closed("additionalProperties") || closed("unevaluatedProperties")) return undefined;
+  const extra = getMember(o, "additionalProperties");
+  if (isJsonObject(extra) && Object.keys(extra).length > 0) return extra;
+  const listed = (key: string) => Object.keys(objectMember(o, key)).length > 0;
+  return listed("properties") || listed("patternProperties") ? undefined : {};
 }
 
 function checkType(o: JsonObject, n: JsonObject, at: string, drafts: FindingDraft[]): void {
