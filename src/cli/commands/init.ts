@@ -24,6 +24,8 @@ import {
 import { checkConfigOptions, nothingFound } from "../config-files.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
+import { firstSightFindings } from "../../core/findings/first-sight.js";
+import { renderPinnedFindings } from "../render/audit-text.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
@@ -58,6 +60,10 @@ ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
+
+What the findings rules (docs/findings.md) find in the pinned tools, as if each
+server had been empty before, is printed for review; the pin stands
+('contractpin audit' fails CI on it).
 
 Exit codes: 0 written; 1 a server could not be read; 2 the lock exists (without
 --force), a config or the lock is malformed, two configs define one name, or
@@ -151,6 +157,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     for (const name of names.filter((n) => !Object.hasOwn(before, n))) {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
+    }
+    for (const name of names) {
+      const findings = firstSightFindings(name, pinned.get(name)!.contracts);
+      await io.out(renderPinnedFindings(name, findings, io.color));
     }
   }
   return EXIT.OK;

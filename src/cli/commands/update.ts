@@ -1,6 +1,7 @@
 import { compareServer } from "../../core/compare.js";
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
+import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
@@ -22,6 +23,7 @@ import {
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
+import { renderPinnedFindings } from "../render/audit-text.js";
 import { renderChanges } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
@@ -37,6 +39,10 @@ ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
+
+What the findings rules (docs/findings.md) find in the re-pinned tools, as if
+each server had been empty before, is printed for review; the pin stands
+('contractpin audit' fails CI on it).
 
 Exit codes: 0 updated; 1 a server could not be read; 2 bad arguments, unknown
 server, missing or corrupt lock.
@@ -77,8 +83,11 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  await io.out(
-    renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
-  );
+  await io.out(renderChanges(changes));
+  for (const name of names) {
+    const findings = firstSightFindings(name, repinned.get(name)!.contracts);
+    await io.out(renderPinnedFindings(name, findings, io.color));
+  }
+  await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
   return EXIT.OK;
 }
