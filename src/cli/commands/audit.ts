@@ -1,10 +1,10 @@
-import { ContractpinError } from "../../core/errors.js";
-import { atOrAbove, severityNamed } from "../../core/findings/first-sight.js";
+import { atOrAbove } from "../../core/findings/first-sight.js";
 import type { Severity } from "../../core/findings/rules.js";
 import { runAudit } from "../../engine/audit.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
 import { EXIT } from "../exit-code.js";
+import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
 import type { Io } from "../io.js";
 import { renderAuditJson, renderAuditText } from "../render/audit-text.js";
 
@@ -44,10 +44,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     "audit",
     args,
-    { ...LOCK_OPTIONS, "fail-on": { type: "string" }, json: { type: "boolean" } },
+    { ...LOCK_OPTIONS, ...FAIL_ON_OPTIONS, json: { type: "boolean" } },
     0,
   );
-  const threshold = failOn(values["fail-on"], "audit");
+  const threshold = failOn(values["fail-on"], "audit") ?? DEFAULT_FAIL_ON;
   const audited = await runAudit(await lockPath(values, io));
   const found = audited.servers.some((s) => s.findings.some((f) => atOrAbove(f, threshold)));
   const exitCode = found ? EXIT.DRIFT : EXIT.OK;
@@ -57,27 +57,4 @@ export async function run(args: string[], io: Io): Promise<number> {
       : renderAuditText(audited, threshold, exitCode, io.color),
   );
   return exitCode;
-}
-
-/** The severity of a --fail-on option (`fallback` when absent); USAGE when it names none. */
-export function failOn(value: string | undefined, command: string): Severity;
-export function failOn(
-  value: string | undefined,
-  command: string,
-  fallback: undefined,
-): Severity | undefined;
-export function failOn(
-  value: string | undefined,
-  command: string,
-  fallback: Severity | undefined = DEFAULT_FAIL_ON,
-): Severity | undefined {
-  if (value === undefined) return fallback;
-  const severity = severityNamed(value);
-  if (severity === undefined) {
-    throw new ContractpinError(
-      "USAGE",
-      `--fail-on takes critical, high, medium or low, not ${JSON.stringify(value)} (see 'contractpin ${command} --help')`,
-    );
-  }
-  return severity;
 }

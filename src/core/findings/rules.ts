@@ -4,8 +4,9 @@
  * against this table by a test), the JSON report, SARIF and CI annotations
  * all read this one table. Ids are stable: a rule may be added, never renamed.
  *
- * Severity informs the reader; it never changes a verdict or an exit code
- * (spec 6): a low-severity drift still fails.
+ * Severity informs the reader. By default it never changes a verdict or an
+ * exit code (spec 6): a low-severity drift still fails. Only an opt-in
+ * threshold (verify --fail-on) or audit, whose verdict it is, reads it.
  */
 
 /** How much a finding matters to a reviewer, most severe first. */
