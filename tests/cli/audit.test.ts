@@ -56,6 +56,38 @@ describe("pinning reports what it pins", () => {
     assert.deepEqual(ruleLines(diff.stdout), EXPECTED);
   });
 
+  it("--json of add, update and init --force carries the same findings", () => {
+    const { ws } = pinnedWorkspace(poisoned());
+    const fresh = new Workspace();
+    fresh.dump("docs.json", poisoned());
+    const runs = [
+      runCli(["add", "docs", "--file", "docs.json", "--json"], { cwd: fresh.dir }),
+      runCli(["update", "--json"], { cwd: ws.dir }),
+      runCli(["init", "--force", "--json"], { cwd: ws.dir }),
+    ];
+    for (const r of runs) {
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.format, "contractpin-pin/1");
+      assert.deepEqual(report.summary, { critical: 1, high: 3, medium: 0, low: 0 });
+      const [server] = report.servers;
+      assert.equal(server.name, "docs");
+      assert.equal(server.tool_count, 2);
+      assert.deepEqual(
+        server.findings
+          .map((f: { tool: string; severity: string; rule: string }) => {
+            assert.equal(f.tool, "search");
+            return `${f.severity} ${f.rule}`;
+          })
+          .sort(),
+        EXPECTED,
+      );
+      assert.ok(!r.stdout.includes("\u200B"));
+    }
+    assert.equal(JSON.parse(runs[1]!.stdout).written, false);
+    assert.deepEqual(JSON.parse(runs[1]!.stdout).servers[0].changed_tools, []);
+  });
+
   it("add of a server the rules find nothing in prints only the pin", () => {
     const { add } = pinnedWorkspace(baseTools());
     assert.equal(add.split("\n").filter(Boolean).length, 1, add);

@@ -29,6 +29,7 @@ import {
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderPinned } from "../render/pin-text.js";
 import { lockWords, shellWord } from "../render/shell.js";
 
@@ -57,6 +58,7 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
 
 Paths (--file, --cwd) are written relative to the lock's directory.
@@ -86,6 +88,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       env: { type: "string", multiple: true },
       cwd: { type: "string" },
       ...AUTH_OPTIONS,
+      json: { type: "boolean" },
     },
     Infinity,
   );
@@ -165,8 +168,13 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
-  await io.out(renderPinnedFindings(name, firstSightFindings(name, contracts), io.color));
+  const findings = firstSightFindings(name, contracts);
+  if (values.json === true) {
+    await io.out(renderPinJson(lockFile, [{ name, server: servers[name]!, findings }]));
+  } else {
+    await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
+    await io.out(renderPinnedFindings(name, findings, io.color));
+  }
   return EXIT.OK;
 }
 

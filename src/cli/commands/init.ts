@@ -26,6 +26,7 @@ import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
@@ -59,6 +60,7 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
 
 What the findings rules (docs/findings.md) find in the pinned tools, as if each
@@ -82,6 +84,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
+      json: { type: "boolean" },
     },
     0,
   );
@@ -141,7 +144,19 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  if (requests.length === 0) {
+  if (values.json === true) {
+    const before = previous?.servers ?? {};
+    const names = requests.map((r) => r.name).sort();
+    const reports = names.map((name) => ({
+      name,
+      server: lock.servers[name]!,
+      ...(Object.hasOwn(before, name)
+        ? { change: compareServer(name, before[name]!, lock.servers[name]!) }
+        : {}),
+      findings: firstSightFindings(name, pinned.get(name)!.contracts),
+    }));
+    await io.out(renderPinJson(lockFile, reports));
+  } else if (requests.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {
     // A re-pin (init --force) says what it accepted, as update does.

@@ -24,6 +24,7 @@ import {
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
@@ -38,6 +39,7 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
 
 What the findings rules (docs/findings.md) find in the re-pinned tools, as if
@@ -52,7 +54,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     "update",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS, ...REPEAT_OPTIONS },
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
+      ...REPEAT_OPTIONS,
+      json: { type: "boolean" },
+    },
     Infinity,
   );
   const lockFile = await lockPath(values, io);
@@ -83,11 +91,18 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  await io.out(renderChanges(changes));
-  for (const name of names) {
-    const findings = firstSightFindings(name, repinned.get(name)!.contracts);
-    await io.out(renderPinnedFindings(name, findings, io.color));
+  const reports = names.map((name, i) => ({
+    name,
+    server: servers[name]!,
+    change: changes[i]!,
+    findings: firstSightFindings(name, repinned.get(name)!.contracts),
+  }));
+  if (values.json === true) {
+    await io.out(renderPinJson(lockFile, reports, written));
+    return EXIT.OK;
   }
+  await io.out(renderChanges(changes));
+  for (const r of reports) await io.out(renderPinnedFindings(r.name, r.findings, io.color));
   await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
   return EXIT.OK;
 }

@@ -1,6 +1,7 @@
 import type { Finding } from "../../core/findings/finding.js";
 import { atOrAbove } from "../../core/findings/first-sight.js";
 import { SEVERITIES, type Severity } from "../../core/findings/rules.js";
+import type { JsonValue } from "../../core/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
 import type { AuditRun } from "../../engine/audit.js";
 import { displayName, style, type Style } from "./style.js";
@@ -96,11 +97,13 @@ export function renderAuditJson(run: AuditRun, threshold: Severity, exitCode: nu
     servers: run.servers.map((server) => ({
       name: server.name,
       tools: server.tools,
-      findings: server.findings.map((f) => ({
-        ...(f.tool === undefined ? {} : { tool: f.tool }),
-        ...findingJson(f),
-      })),
+      findings: server.findings.map(toolFindingJson),
     })),
   };
   return escapeHiddenJson(prettyJson(report)) + "\n";
+}
+
+/** A finding as the JSON outputs carry it (verify --json's members), with its tool. */
+export function toolFindingJson(f: Finding): Record<string, JsonValue> {
+  return { ...(f.tool === undefined ? {} : { tool: f.tool }), ...findingJson(f) };
 }
