@@ -90,7 +90,9 @@ export function classifyServer(
   const bySkeleton = new Map<string, string[]>();
   for (const name of liveNames) {
     const key = skeleton(name);
-    bySkeleton.set(key, [...(bySkeleton.get(key) ?? []), name]);
+    const same = bySkeleton.get(key);
+    if (same === undefined) bySkeleton.set(key, [name]);
+    else same.push(name);
   }
   const twins = (name: string) => (bySkeleton.get(skeleton(name)) ?? []).filter((n) => n !== name);
   const toolsBut = serverTools(liveNames);
