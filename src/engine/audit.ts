@@ -27,13 +27,17 @@ export interface AuditRun {
  * Fails closed: a lock that cannot be read is its own error; no snapshot file,
  * one that cannot be used, or a pinned tool without an entry whose digest is
  * the lock's (stale, missing, edited) is AUDIT_INCOMPLETE (exit 2), since a
- * tool that cannot be read cannot be said to be clean.
+ * tool that cannot be read cannot be said to be clean. A lock that pins no
+ * servers is LOCK_EMPTY (exit 2).
  */
 export async function runAudit(lockPath: string): Promise<AuditRun> {
   const lock = await readLock(lockPath);
   const path = snapshotPath(lockPath);
   const read = await readSnapshot(path);
   const names = Object.keys(lock.servers).sort();
+  // Auditing nothing is not a pass, as verifying nothing is not.
+  if (names.length === 0)
+    throw new ContractpinError("LOCK_EMPTY", `${lockPath} pins no servers: nothing to audit`);
   const pinnedTools = names.reduce((n, s) => n + Object.keys(lock.servers[s]!.tools).length, 0);
   if (read.snapshot === undefined && pinnedTools > 0) {
     const why = read.warning?.replace(FALLBACK, "") ?? `${path}: no contract snapshots`;

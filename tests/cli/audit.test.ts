@@ -161,6 +161,14 @@ describe("contractpin audit", () => {
     assert.match(stale.stderr, /no snapshot matching the lock for "docs\/search"/);
   });
 
+  it("a lock that pins no servers is exit 2: auditing nothing is not a pass", () => {
+    const ws = new Workspace();
+    assert.equal(runCli(["init"], { cwd: ws.dir }).code, 0);
+    const r = runCli(["audit"], { cwd: ws.dir });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /pins no servers: nothing to audit/);
+  });
+
   it("refuses an unknown threshold (exit 2)", () => {
     const { ws } = pinnedWorkspace(baseTools());
     const r = runCli(["audit", "--fail-on", "severe"], { cwd: ws.dir });

@@ -34,10 +34,11 @@ Examples:
   contractpin audit --json > audit.json  for a CI step or a dashboard
 
 Exit codes: 0 nothing at or above the threshold was found; 1 something was;
-2 contractpin could not audit: no lock, a corrupt lock, no snapshot file or
-one that cannot be used, a pinned tool with no snapshot matching the lock
-(pinned with --no-snapshot, or the file is stale: re-pin with 'contractpin
-update'), bad arguments. A tool that cannot be read is never reported clean.
+2 contractpin could not audit: no lock, a corrupt lock, a lock that pins no
+servers, no snapshot file or one that cannot be used, a pinned tool with no
+snapshot matching the lock (pinned with --no-snapshot, or the file is stale:
+re-pin with 'contractpin update'), bad arguments. A tool that cannot be read
+is never reported clean.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
