@@ -2,6 +2,7 @@ import type { Contract } from "../contract.js";
 import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
 import { hint, raw } from "./annotations.js";
 import type { FindingDraft } from "./finding.js";
+import { searchable } from "./text-checks.js";
 
 // Verbs that say a tool changes something, where a verb stands: at the start
 // of a sentence ("Write a file"), or after a subject or a joining word ("it
@@ -50,8 +51,9 @@ export function claimFindings(before: JsonValue | undefined, after: Contract): F
 
 /**
  * The words of a tool's name, description and top-level input property names
- * that say it writes (or, with `destroys`, that it deletes or overwrites); a
- * verb after "not", "never" or "without" does not count. At most five.
+ * that say it writes (or, with `destroys`, that it deletes or overwrites),
+ * matched as the text rules match (NFKC, invisible characters removed), and
+ * only where a verb stands (VERB_PLACE). At most five.
  */
 export function writeEvidence(tool: Contract, destroys: boolean): string[] {
   const found: string[] = [];
@@ -63,7 +65,7 @@ export function writeEvidence(tool: Contract, destroys: boolean): string[] {
     typeof tool.description === "string" ? tool.description : "",
   ];
   for (const text of texts) {
-    for (const m of text.normalize("NFKC").matchAll(WRITES)) {
+    for (const m of searchable(text).matchAll(WRITES)) {
       if (!destroys || DESTROYS.test(m[0])) add(m[0].toLowerCase());
     }
   }

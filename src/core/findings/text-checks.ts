@@ -134,7 +134,7 @@ function hiddenLabels(text: string): string[] {
 }
 
 /** NFKC (full-width letters read as letters), without the invisible characters. */
-function searchable(text: string): string {
+export function searchable(text: string): string {
   return text.normalize("NFKC").replace(IGNORABLE, "");
 }
 

@@ -122,6 +122,12 @@ describe("behaviour hints", () => {
       ["high annotation-readonly-claimed"],
     ],
     [
+      "readOnlyHint newly true on a tool whose verb hides a zero-width space",
+      hinted("Del\u200Bete the file.", {}),
+      hinted("Del\u200Bete the file.", { readOnlyHint: true }),
+      ["high annotation-readonly-claimed"],
+    ],
+    [
       "readOnlyHint newly true on a reader",
       hinted("Read a file. Reports progress updates; it does not modify anything.", {}),
       hinted("Read a file. Reports progress updates; it does not modify anything.", {
