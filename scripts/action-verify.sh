@@ -52,6 +52,8 @@ json="$report_dir/contractpin-$$.json"
 args=(verify --lock "$CONTRACTPIN_LOCK" --timeout "$CONTRACTPIN_TIMEOUT"
   --concurrency "$CONTRACTPIN_CONCURRENCY" --format github --json-file "$json")
 if bool allow-new "$CONTRACTPIN_ALLOW_NEW"; then args+=(--allow-new); fi
+# Checked by contractpin itself: a value that names no severity is exit 2.
+if [ -n "${CONTRACTPIN_FAIL_ON:-}" ]; then args+=(--fail-on "$CONTRACTPIN_FAIL_ON"); fi
 sarif=""
 if [ -n "$CONTRACTPIN_SARIF" ]; then
   sarif="$CONTRACTPIN_SARIF"

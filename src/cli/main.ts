@@ -30,6 +30,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "check offline that the lock and its snapshots agree and hold no credential",
     load: () => import("./commands/check.js"),
   },
+  audit: {
+    summary: "run the findings rules offline over what the lock pins; exit 1 at a threshold",
+    load: () => import("./commands/audit.js"),
+  },
   update: {
     summary: "re-pin some or all servers and show what changed",
     load: () => import("./commands/update.js"),

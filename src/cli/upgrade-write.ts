@@ -7,6 +7,8 @@ import type { ServerSource } from "../core/server-source.js";
 import { pinAll } from "../engine/repin.js";
 import type { UpgradeCandidate } from "../engine/upgrade.js";
 import { readLock, writeLock } from "../io/lock-file.js";
+import { firstSightFindings } from "../core/findings/first-sight.js";
+import { renderPinnedFindings } from "./render/audit-text.js";
 import { recordSnapshots } from "../io/snapshot-file.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { warner } from "./common.js";
@@ -76,6 +78,10 @@ export async function writeUpgrade(
     }
   }
   await w.io.out(`wrote ${lockFile}\n`);
+  // What it pinned, reviewed as add, init and update review it.
+  for (const [name, { contracts }] of pinned) {
+    await w.io.out(renderPinnedFindings(name, firstSightFindings(name, contracts), w.io.color));
+  }
 }
 
 async function planConfigs(

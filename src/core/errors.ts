@@ -67,7 +67,12 @@ export type RegistryErrorCode = "REGISTRY_UNREACHABLE";
 
 /** Codes raised at the edges: the command line and the files it names. */
 export type CliErrorCode =
-  "USAGE" | "INPUT_UNREADABLE" | "SERVER_UNKNOWN" | "INTERRUPTED" | "REPORT_WRITE_FAILED";
+  | "USAGE"
+  | "INPUT_UNREADABLE"
+  | "SERVER_UNKNOWN"
+  | "INTERRUPTED"
+  | "REPORT_WRITE_FAILED"
+  | "AUDIT_INCOMPLETE";
 
 export type ErrorCode =
   | JsonErrorCode

@@ -85,7 +85,8 @@ export async function readSnapshot(path: string, read?: Uint8Array): Promise<Sna
   }
 }
 
-const FALLBACK = "; the changed fields are unknown";
+/** The end of every warning of the readers: what a report does without the snapshot. */
+export const FALLBACK = "; the changed fields are unknown";
 
 /** One tool's snapshot, or why there is none. */
 export interface SnapshotEntry {

@@ -157,6 +157,7 @@ describe("the GitHub Action, run as the runner runs it", () => {
     assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
       "allow-new",
       "concurrency",
+      "fail-on",
       "lock",
       "sarif",
       "servers",
@@ -259,6 +260,22 @@ describe("the GitHub Action, run as the runner runs it", () => {
       assert.equal(bad.outputs["exit-code"], "2");
       assert.match(bad.stderr, new RegExp(`contractpin: ${flag} takes .*, not '0x'`));
     }
+  });
+
+  it("fail-on reaches verify: a drift below it passes, at it fails, a bad one is exit 2", () => {
+    const ws = pinnedRepo();
+    drift(ws.dir); // readOnlyHint true -> false: high annotation-readonly-removed
+    const below = runAction(ws.dir, { "fail-on": "critical" });
+    assert.equal(below.code, 0, below.stdout + below.stderr);
+    assert.equal(below.outputs["drift"], "false");
+    assert.match(below.stdout, /annotation-readonly-removed/);
+    assert.match(below.stderr, /PASS with --fail-on critical/);
+    const at = runAction(ws.dir, { "fail-on": "high" });
+    assert.equal(at.code, 1, at.stdout + at.stderr);
+    assert.equal(at.outputs["drift"], "true");
+    const bad = runAction(ws.dir, { "fail-on": "severe" });
+    assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /--fail-on takes critical, high, medium or low, not "severe"/);
   });
 
   it("a missing lock is exit 2, drift false; a bad boolean input is exit 2 before verify runs", () => {

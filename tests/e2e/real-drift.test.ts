@@ -351,7 +351,7 @@ describe("real drift: server-everything 2025.11.25 pinned, 2026.8.31 served", ()
 // - move_file: annotations { readOnlyHint: false, idempotentHint: false,
 //   destructiveHint: false } became { ..., destructiveHint: true,
 //   openWorldHint: false }: destructiveHint false -> true is
-//   annotation-destructive-added, high (the added openWorldHint: false is the
+//   annotation-destructive-added, medium: it declares more danger (the added openWorldHint: false is the
 //   strict side, no rule; a specific rule covers the field, so no catch-all).
 // - every other tool's annotations gained openWorldHint: false (the MCP
 //   default is true, so stricter): annotation-changed, low, and nothing else,
@@ -397,7 +397,7 @@ describe("real drift: server-filesystem 2025.11.25 pinned, 2026.8.31 served", ()
   const expected = (): Entries => {
     const m: Entries = new Map();
     for (const name of TOOLS) m.set(name, { status: "drifted", rules: ["annotation-changed/low"] });
-    m.set("move_file", { status: "drifted", rules: ["annotation-destructive-added/high"] });
+    m.set("move_file", { status: "drifted", rules: ["annotation-destructive-added/medium"] });
     m.set("read_media_file", {
       status: "drifted",
       rules: ["output-schema-changed/medium", "description-changed/low", "annotation-changed/low"],
@@ -434,7 +434,7 @@ describe("real drift: server-filesystem 2025.11.25 pinned, 2026.8.31 served", ()
     assert.deepEqual(out.slice(move + 1, move + 4), [
       "    annotations/destructiveHint: false -> true",
       "    annotations/openWorldHint: (absent) -> false",
-      "    [high] annotation-destructive-added at annotations/destructiveHint: false -> true",
+      "    [medium] annotation-destructive-added at annotations/destructiveHint: false -> true",
     ]);
 
     const media = out.findIndex((l) =>
@@ -494,7 +494,7 @@ describe("real drift: server-filesystem 2025.11.25 pinned, 2026.8.31 served", ()
     assert.deepEqual(tools.get("move_file")!.findings, [
       {
         rule: "annotation-destructive-added",
-        severity: "high",
+        severity: "medium",
         pointer: "/annotations/destructiveHint",
         before: false,
         after: true,

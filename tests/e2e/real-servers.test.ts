@@ -73,7 +73,18 @@ describe("real servers over stdio", () => {
     const before = ws.read();
     const init = runCli(["init", "--force"], { cwd: ws.dir });
     assert.equal(init.code, 0, init.stderr);
-    assert.equal(init.stdout.trimEnd().split("\n").length, 3);
+    const lines = init.stdout.trimEnd().split("\n");
+    assert.equal(lines.filter((l) => !l.startsWith("  ")).length, 3, init.stdout);
+    // What the rules find in what was pinned (tests/core/findings/real-servers.test.ts
+    // reviews each): server-filesystem's read_file names read_text_file, and
+    // server-everything's gzip tool has a default URL; server-memory has nothing.
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith("  review:")).map((l) => l.split(" in what ")[1]),
+      [
+        "everything serves (pinned as served; see docs/findings.md)",
+        "filesystem serves (pinned as served; see docs/findings.md)",
+      ],
+    );
     assert.equal(ws.read(), before, "nothing changed, so the lock was not rewritten");
     assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
   });

@@ -8,6 +8,7 @@ import { setMember } from "../../core/json-value.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { safeSource } from "../../core/source-policy.js";
 import { packageRunnerWarning } from "../../config/package-runner.js";
+import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { recordSnapshots } from "../../io/snapshot-file.js";
@@ -28,6 +29,8 @@ import {
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
+import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderPinned } from "../render/pin-text.js";
 import { lockWords, shellWord } from "../render/shell.js";
 
@@ -56,9 +59,14 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
 
 Paths (--file, --cwd) are written relative to the lock's directory.
+What the findings rules (docs/findings.md) find in the pinned tools, as if the
+server had been empty before, is printed after the pin for review; the pin
+stands ('contractpin audit' fails CI on it).
+
 Exit codes: 0 pinned; 1 the server could not be read (or, with --repeat, its reads
 differ); 2 bad arguments or lock.
 `;
@@ -137,7 +145,13 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
+  const findings = firstSightFindings(name, contracts);
+  if (values.json === true) {
+    await io.out(renderPinJson(lockFile, [{ name, server: servers[name]!, findings }]));
+  } else {
+    await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
+    await io.out(renderPinnedFindings(name, findings, io.color));
+  }
   return EXIT.OK;
 }
 
@@ -162,6 +176,7 @@ const ADD_OPTIONS = {
   env: { type: "string", multiple: true },
   cwd: { type: "string" },
   ...AUTH_OPTIONS,
+  json: { type: "boolean" },
 } as const;
 
 /**

@@ -25,6 +25,9 @@ import {
 import { checkConfigOptions, nothingFound } from "../config-files.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
+import { firstSightFindings } from "../../core/findings/first-sight.js";
+import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
@@ -63,7 +66,12 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
+
+What the findings rules (docs/findings.md) find in the pinned tools, as if each
+server had been empty before, is printed for review; the pin stands
+('contractpin audit' fails CI on it).
 
 Exit codes: 0 written; 1 a server could not be read; 2 the lock exists (without
 --force), a config or the lock is malformed, two configs define one name, or
@@ -82,6 +90,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
+      json: { type: "boolean" },
     },
     0,
   );
@@ -149,7 +158,17 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  if (requests.length === 0) {
+  if (values.json === true) {
+    const changeOf = new Map(changes.findings.map((f) => [f.name, f]));
+    const names = requests.map((r) => r.name).sort();
+    const reports = names.map((name) => ({
+      name,
+      server: lock.servers[name]!,
+      ...(changeOf.has(name) ? { change: changeOf.get(name)! } : {}),
+      findings: firstSightFindings(name, pinned.get(name)!.contracts),
+    }));
+    await io.out(renderPinJson(lockFile, reports));
+  } else if (requests.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {
     // A re-pin (init --force) says what it accepted, as update does.
@@ -157,6 +176,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (repinned.length > 0) await io.out(renderChanges(changes.findings, changes.explained));
     for (const name of names.filter((n) => !Object.hasOwn(before, n))) {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
+    }
+    for (const name of names) {
+      const findings = firstSightFindings(name, pinned.get(name)!.contracts);
+      await io.out(renderPinnedFindings(name, findings, io.color));
     }
   }
   return EXIT.OK;

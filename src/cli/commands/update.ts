@@ -1,5 +1,6 @@
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
+import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
@@ -22,6 +23,8 @@ import {
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
+import { renderPinnedFindings } from "../render/audit-text.js";
+import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
@@ -38,7 +41,12 @@ ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
+${PIN_JSON_HELP}
   --help               show this help
+
+What the findings rules (docs/findings.md) find in the re-pinned tools, as if
+each server had been empty before, is printed for review; the pin stands
+('contractpin audit' fails CI on it).
 
 Exit codes: 0 updated; 1 a server could not be read; 2 bad arguments, unknown
 server, missing or corrupt lock.
@@ -48,7 +56,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     "update",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS, ...REPEAT_OPTIONS },
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
+      ...REPEAT_OPTIONS,
+      json: { type: "boolean" },
+    },
     Infinity,
   );
   const lockFile = await lockPath(values, io);
@@ -80,9 +94,18 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  await io.out(
-    renderChanges(changes.findings, changes.explained) +
-      (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
-  );
+  const reports = names.map((name, i) => ({
+    name,
+    server: servers[name]!,
+    change: changes.findings[i]!,
+    findings: firstSightFindings(name, repinned.get(name)!.contracts),
+  }));
+  if (values.json === true) {
+    await io.out(renderPinJson(lockFile, reports, written));
+    return EXIT.OK;
+  }
+  await io.out(renderChanges(changes.findings, changes.explained));
+  for (const r of reports) await io.out(renderPinnedFindings(r.name, r.findings, io.color));
+  await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
   return EXIT.OK;
 }

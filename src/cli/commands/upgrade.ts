@@ -40,7 +40,9 @@ the pin and the snapshots change together, and so does the version in each
 client config entry that defines what the lock pins under that name (the
 project's .mcp.json, .vscode/mcp.json, .cursor/mcp.json; --config names
 others, --user adds the user-level ones), with the file rules of wrap:
-comments and layout kept, a backup beside it, an atomic write.
+comments and layout kept, a backup beside it, an atomic write. What the
+findings rules find in what it pinned is then printed under 'review:', as
+add prints it.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated

@@ -4,7 +4,9 @@ import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { resolve } from "node:path";
 import type { Lock } from "../../core/lock.js";
+import { belowThreshold } from "../../engine/threshold.js";
 import { verifyServer } from "../../engine/verify.js";
+import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
 import { readLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -24,7 +26,8 @@ import { lockInputs, refuseClobber, type ReadFile } from "../report-targets.js";
 import { lockWords, shellWord } from "../render/shell.js";
 import { displayName } from "../render/style.js";
 
-export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--allow-empty]
+export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--allow-new] [--fail-on SEVERITY]
+                          [--allow-empty]
                           [--allow-env VAR[=ORIGIN][,...]]... [--verbose]
                           [--format text|json|sarif|github|markdown] [--output FILE]
                           [--sarif FILE] [options]
@@ -39,7 +42,8 @@ changes by JSON Pointer, and classified findings with a rule id and a
 severity (docs/findings.md); without them, the changed fields are unknown
 (the lock's field digests are advisory: the fields they name are shown only
 as unconfirmed).
-Severity never changes the exit code: any drift fails, in every format.
+By default severity never changes the exit code: any drift fails, in every
+format (--fail-on opts out, below).
 
 Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a
 ::stop-commands:: block with a random token, so that no text from a server
@@ -61,6 +65,12 @@ Options:
   --server NAME        verify only this server (repeatable; a NAME without --server
                        means the same)
   --allow-new          report added tools without failing
+  --fail-on SEVERITY   fail a drift only when a finding is at SEVERITY or above
+                       (critical, high, medium or low; docs/findings.md); a drift
+                       whose findings are all below it is reported and passes.
+                       Default: any drift fails. A server that could not be read,
+                       an added tool (without --allow-new) and a drift with no
+                       snapshot to classify it still fail
   --allow-empty        pass a lock that pins no servers (without it, exit 2)
   --allow-env VARS     the only environment variables the lock may refer to as \${VAR}
                        (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
@@ -76,8 +86,9 @@ ${READ_HELP}
 
 Exit codes:
   0  every selected server matches the lock
-  1  a tool drifted, was added (without --allow-new) or removed, or a server
-     could not be read: "could not check" never passes
+  1  a tool drifted, was added (without --allow-new) or removed (with --fail-on:
+     with a finding at or above it), or a server could not be read: "could not
+     check" never passes
   2  contractpin could not run: bad arguments, an unknown --server, a missing
      or corrupt lock, a lock that pins no servers (without --allow-empty)
 `;
@@ -91,6 +102,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...READ_OPTIONS,
       server: { type: "string", multiple: true },
       "allow-new": { type: "boolean" },
+      ...FAIL_ON_OPTIONS,
       "allow-empty": { type: "boolean" },
       "allow-env": { type: "string", multiple: true },
       ...REPORT_OPTIONS,
@@ -116,6 +128,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   const allowNew = values["allow-new"] === true;
+  const failOnSeverity = failOn(values["fail-on"], "verify");
   const allowEnv = allowedVariables(values["allow-env"], ctx.env["CONTRACTPIN_ALLOW_ENV"]);
   // Progress only when servers are live: reading files is instant.
   const live = names.some((name) => lock.servers[name]!.transport !== "file");
@@ -138,7 +151,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   // report (nor --output, --sarif, the job summary) may claim one.
   io.signal?.throwIfAborted();
   const findings = verified.map((v) => v.finding);
-  const exitCode = verifyExitCode(findings);
+  let exitCode: number = verifyExitCode(findings);
   // The verdict is decided: what follows only explains it. A clean run loads
   // none of the classifiers and never reads the snapshots.
   const moved = findings.some(
@@ -149,6 +162,12 @@ export async function run(args: string[], io: Io): Promise<number> {
         await import("../../engine/explain.js")
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
+  // --fail-on: a drift whose findings are all below the threshold is reported, not failed.
+  const passed =
+    failOnSeverity !== undefined &&
+    exitCode === 1 &&
+    belowThreshold(findings, explained, failOnSeverity, allowNew);
+  if (passed) exitCode = 0;
   await writeReports(
     {
       lockFile,
@@ -162,6 +181,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     reports,
     io,
   );
+  if (passed) {
+    const note = `contractpin: PASS with --fail-on ${failOnSeverity}: every finding of the drift above is below ${failOnSeverity} (exit 0)\n`;
+    await (reports.format === "text" && reports.output === undefined ? io.out : io.err)(note);
+  }
   return exitCode;
 }
 

@@ -84,7 +84,7 @@ export function renderVerifyJson(
 }
 
 /** A finding as the report carries it: long values left out (`before_omitted`/`after_omitted`). */
-function findingJson(finding: Finding): Record<string, JsonValue> {
+export function findingJson(finding: Finding): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = { rule: finding.rule, severity: finding.severity };
   if (finding.pointer !== undefined) out["pointer"] = finding.pointer;
   for (const key of ["before", "after"] as const) {

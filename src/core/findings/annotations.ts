@@ -37,11 +37,13 @@ export function hintFindings(
   return drafts;
 }
 
-function hint(annotations: JsonValue | undefined, key: string): boolean | undefined {
+/** A hint's value when it is a boolean; absent (its default) otherwise. */
+export function hint(annotations: JsonValue | undefined, key: string): boolean | undefined {
   const value = raw(annotations, key);
   return typeof value === "boolean" ? value : undefined;
 }
 
-function raw(annotations: JsonValue | undefined, key: string): JsonValue | undefined {
+/** A hint's value as served. */
+export function raw(annotations: JsonValue | undefined, key: string): JsonValue | undefined {
   return isJsonObject(annotations) ? getMember(annotations, key) : undefined;
 }

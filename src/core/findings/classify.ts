@@ -1,6 +1,7 @@
 import type { Contract } from "../contract.js";
 import type { JsonValue } from "../json-value.js";
 import { hintFindings } from "./annotations.js";
+import { claimFindings } from "./hint-claims.js";
 import { sameJson } from "./diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
@@ -89,7 +90,9 @@ export function classifyServer(
   const bySkeleton = new Map<string, string[]>();
   for (const name of liveNames) {
     const key = skeleton(name);
-    bySkeleton.set(key, [...(bySkeleton.get(key) ?? []), name]);
+    const same = bySkeleton.get(key);
+    if (same === undefined) bySkeleton.set(key, [name]);
+    else same.push(name);
   }
   const twins = (name: string) => (bySkeleton.get(skeleton(name)) ?? []).filter((n) => n !== name);
   const toolsBut = serverTools(liveNames);
@@ -164,6 +167,7 @@ function classify(
     for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
       drafts.push(...stringFindings(undefined, after[field], `/${field}`, others));
     }
+    drafts.push(...claimFindings(undefined, after));
     const twin = twins(after.name)[0];
     if (twin !== undefined) {
       drafts.push({
@@ -211,6 +215,7 @@ function changedFindings(before: Contract, after: Contract, others: OtherTools):
     field(
       [
         ...hintFindings(before.annotations, after.annotations),
+        ...claimFindings(before.annotations, after),
         ...stringFindings(before.annotations, after.annotations, "/annotations", others),
       ],
       { rule: "annotation-changed", pointer: "/annotations" },

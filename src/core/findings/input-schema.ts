@@ -2,12 +2,8 @@ import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../jso
 import { appendPointer, sameJson } from "./diff-json.js";
 import { sortKeys } from "../sort-keys.js";
 import type { FindingDraft } from "./finding.js";
+import { checkLimits, checkRequired, checkType, checkValues, draft } from "./input-checks.js";
 
-// Limits whose larger value accepts more, and whose smaller value does.
-const UPPER = "maxLength maximum exclusiveMaximum maxItems maxProperties maxContains".split(" ");
-const LOWER = "minLength minimum exclusiveMinimum minItems minProperties minContains".split(" ");
-// Constraints any change of which may accept more (a regex cannot be compared for inclusion).
-const OPAQUE = ["pattern", "format"];
 // Keywords holding one subschema that constrains the instance the same way in both versions.
 const SUBSCHEMA = ["items", "additionalItems", "contains", "propertyNames", "unevaluatedItems"];
 // Keywords holding an object of subschemas, compared member by member.
@@ -59,8 +55,12 @@ export function inputSchemaFindings(
       for (const key of keys) {
         const where = appendPointer(appendPointer(at, map), key);
         if (Object.hasOwn(om, key)) children.push([where, getMember(om, key), getMember(nm, key)]);
-        else if (addsProperty)
-          drafts.push(draft("input-property-added", where, undefined, getMember(nm, key)));
+        else if (addsProperty) {
+          const was = acceptedBefore(o);
+          if (was === undefined)
+            drafts.push(draft("input-property-added", where, undefined, getMember(nm, key)));
+          else children.push([where, was, getMember(nm, key)]);
+        }
       }
     }
     for (const key of ["additionalProperties", "unevaluatedProperties"]) {
@@ -91,91 +91,23 @@ export function inputSchemaFindings(
   return drafts;
 }
 
-function checkType(o: JsonObject, n: JsonObject, at: string, drafts: FindingDraft[]): void {
-  const oldTypes = types(getMember(o, "type"));
-  if (oldTypes === undefined) return;
-  const newTypes = types(getMember(n, "type"));
-  const covered = (t: string) => oldTypes.has(t) || (t === "integer" && oldTypes.has("number"));
-  if (newTypes === undefined || [...newTypes].some((t) => !covered(t))) {
-    drafts.push(
-      draft(
-        "input-type-widened",
-        appendPointer(at, "type"),
-        getMember(o, "type"),
-        getMember(n, "type"),
-      ),
-    );
-  }
-}
-
-function checkValues(o: JsonObject, n: JsonObject, at: string, drafts: FindingDraft[]): void {
-  const oldKey = Object.hasOwn(o, "const")
-    ? "const"
-    : Object.hasOwn(o, "enum")
-      ? "enum"
-      : undefined;
-  if (oldKey === undefined) return;
-  const oldValues = allowed(o);
-  const newKey = Object.hasOwn(n, "const")
-    ? "const"
-    : Object.hasOwn(n, "enum")
-      ? "enum"
-      : undefined;
-  if (oldValues === undefined) return; // not a list: the schema is not valid JSON Schema here
-  if (newKey === undefined) {
-    drafts.push(
-      draft("input-enum-widened", appendPointer(at, oldKey), getMember(o, oldKey), undefined),
-    );
-    return;
-  }
-  const newValues = allowed(n) ?? [];
-  // Scalars by a set (SameValueZero: -0 is 0, as in canonical JSON); objects one by one.
-  const scalars = new Set(oldValues.filter((v) => v === null || typeof v !== "object"));
-  const objects = oldValues.filter((v) => v !== null && typeof v === "object");
-  const extra = newValues.filter((v) =>
-    v === null || typeof v !== "object" ? !scalars.has(v) : !objects.some((w) => sameJson(v, w)),
-  );
-  if (extra.length > 0) {
-    drafts.push(
-      draft(
-        "input-enum-widened",
-        appendPointer(at, newKey),
-        getMember(o, oldKey),
-        getMember(n, newKey),
-      ),
-    );
-  }
-}
-
-function checkLimits(o: JsonObject, n: JsonObject, at: string, drafts: FindingDraft[]): void {
-  for (const key of [...UPPER, ...LOWER, ...OPAQUE, "uniqueItems"]) {
-    const ov = getMember(o, key);
-    const nv = getMember(n, key);
-    if (ov === undefined) continue;
-    let relaxed: boolean;
-    if (typeof ov === "number") {
-      relaxed =
-        typeof nv !== "number" || (UPPER.includes(key) ? nv > ov : LOWER.includes(key) && nv < ov);
-    } else if (ov === true) {
-      relaxed = nv !== true; // uniqueItems, or a draft-4 boolean exclusive bound
-    } else {
-      relaxed = OPAQUE.includes(key) && (nv === undefined || !sameJson(ov, nv));
-    }
-    if (relaxed) drafts.push(draft("input-constraint-relaxed", appendPointer(at, key), ov, nv));
-  }
-}
-
-function checkRequired(o: JsonObject, n: JsonObject, at: string, drafts: FindingDraft[]): void {
-  const oldRequired = getMember(o, "required");
-  if (!Array.isArray(oldRequired)) return;
-  const newRequired = getMember(n, "required");
-  const still = Array.isArray(newRequired) ? newRequired : [];
-  // One finding for the list, with both lists: the reader sees which names went.
-  if (oldRequired.some((name) => typeof name === "string" && !still.includes(name))) {
-    drafts.push(
-      draft("input-required-removed", appendPointer(at, "required"), oldRequired, newRequired),
-    );
-  }
+/**
+ * What an old object schema already accepted for a member it did not list,
+ * or undefined when a new listed member is a new argument: its
+ * `additionalProperties` schema when that is one (the new property is
+ * compared with it); any value (`{}`) when it listed no properties at all
+ * and left additional ones open, so it accepted anything and a typed
+ * property narrows it. A schema that lists its properties describes the
+ * arguments a model sends: a new one is a new argument even when
+ * `additionalProperties` was left open, and none is accepted past `false`.
+ */
+function acceptedBefore(o: JsonObject): JsonValue | undefined {
+  const closed = (key: string) => getMember(o, key) === false;
+  if (closed("additionalProperties") || closed("unevaluatedProperties")) return undefined;
+  const extra = getMember(o, "additionalProperties");
+  if (isJsonObject(extra) && Object.keys(extra).length > 0) return extra;
+  const listed = (key: string) => Object.keys(objectMember(o, key)).length > 0;
+  return listed("properties") || listed("patternProperties") ? undefined : {};
 }
 
 function checkBranches(
@@ -219,31 +151,7 @@ function schema(value: JsonValue | undefined): Schema {
   return isJsonObject(value) ? value : {};
 }
 
-function types(value: JsonValue | undefined): Set<string> | undefined {
-  if (typeof value === "string") return new Set([value]);
-  if (Array.isArray(value)) return new Set(value.filter((t): t is string => typeof t === "string"));
-  return undefined;
-}
-
-function allowed(s: JsonObject): JsonValue[] | undefined {
-  if (Object.hasOwn(s, "const")) return [getMember(s, "const")!];
-  const values = getMember(s, "enum");
-  return Array.isArray(values) ? values : undefined;
-}
-
 function objectMember(s: JsonObject, key: string): JsonObject {
   const value = getMember(s, key);
   return isJsonObject(value) ? value : {};
-}
-
-function draft(
-  rule: FindingDraft["rule"],
-  pointer: string,
-  before: JsonValue | undefined,
-  after: JsonValue | undefined,
-): FindingDraft {
-  const d: FindingDraft = { rule, pointer };
-  if (before !== undefined) d.before = before;
-  if (after !== undefined) d.after = after;
-  return d;
 }

@@ -22,7 +22,10 @@ export function renames(
     const contract = liveByName.get(name);
     if (known.has(name) || contract === undefined) continue;
     const key = shapeKey(contract);
-    added.set(key, [...(added.get(key) ?? []), contract]);
+    // Pushed, not spread: many tools of one shape (a first pin) must stay linear.
+    const same = added.get(key);
+    if (same === undefined) added.set(key, [contract]);
+    else same.push(contract);
   }
   const renamedFrom = new Map<string, Contract>();
   if (added.size === 0) return renamedFrom;

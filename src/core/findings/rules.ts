@@ -4,8 +4,9 @@
  * against this table by a test), the JSON report, SARIF and CI annotations
  * all read this one table. Ids are stable: a rule may be added, never renamed.
  *
- * Severity informs the reader; it never changes a verdict or an exit code
- * (spec 6): a low-severity drift still fails.
+ * Severity informs the reader. By default it never changes a verdict or an
+ * exit code (spec 6): a low-severity drift still fails. Only an opt-in
+ * threshold (verify --fail-on) or audit, whose verdict it is, reads it.
  */
 
 /** How much a finding matters to a reviewer, most severe first. */
@@ -28,10 +29,20 @@ export const RULES = {
     title: "readOnlyHint went from true to false or was removed",
     help: "The tool no longer declares that it only reads. A removed hint counts as its MCP default, false. Clients may have auto-approved this tool because it was read-only; check what it now writes before re-pinning.",
   },
-  "annotation-destructive-added": {
+  "annotation-readonly-claimed": {
     severity: "high",
+    title: "A tool newly claims readOnlyHint true while it says it writes",
+    help: "The tool now declares that it only reads, but its name, description or input properties say that it writes, creates, deletes, moves or overwrites (for example a `content` or `destination` argument). Clients may auto-approve a read-only tool; check what it really does before re-pinning.",
+  },
+  "annotation-nondestructive-claimed": {
+    severity: "high",
+    title: "A tool newly claims destructiveHint false while it says it deletes",
+    help: "The tool now declares that its updates are not destructive (the MCP default is true), but its name, description or input properties say that it deletes, removes, overwrites, replaces or moves. Clients may ask less before calling a non-destructive tool; check what it really does before re-pinning.",
+  },
+  "annotation-destructive-added": {
+    severity: "medium",
     title: "destructiveHint went from false to true or was removed",
-    help: "The tool now declares, or by the MCP default (true) may perform, destructive updates. Check what it can delete or overwrite before re-pinning.",
+    help: "The tool now declares, or by the MCP default (true) may perform, destructive updates. It declares more danger, so clients ask before calling it; check what it now deletes or overwrites before re-pinning.",
   },
   "annotation-openworld-added": {
     severity: "medium",

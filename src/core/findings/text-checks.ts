@@ -15,6 +15,8 @@ const TOKEN_NAME = /^[\p{L}\p{N}_.-]+$/u;
 const NAME_TOKENS = /[\p{L}\p{N}_.-]+/gu;
 const NO_TOOLS: OtherTools = { has: () => false };
 const MAX_MATCH_LENGTH = 80;
+// A tool name that is one ordinary lower-case word (`zip`, `echo`), which prose uses too.
+const PLAIN_WORD = /^\p{Ll}+$/u;
 
 /**
  * The names of a server's tools, for the mention check: `has(name)` is true
@@ -132,7 +134,7 @@ function hiddenLabels(text: string): string[] {
 }
 
 /** NFKC (full-width letters read as letters), without the invisible characters. */
-function searchable(text: string): string {
+export function searchable(text: string): string {
   return text.normalize("NFKC").replace(IGNORABLE, "");
 }
 
@@ -177,12 +179,24 @@ function gained(before: string[], after: string[], byCount: boolean): string[] {
   return result;
 }
 
+/**
+ * True when a plain word at `index` is used as a name: quoted or in
+ * backticks, or followed by "tool" or "(". A tool named `zip` or `echo` is
+ * not mentioned by "zip code" or "echoes".
+ */
+function namedAsTool(text: string, index: number, token: string): boolean {
+  const before = text[index - 1] ?? "";
+  const rest = text.slice(index + token.length, index + token.length + 8);
+  return /["'`\u2018\u201c]/u.test(before) || /^\s*(?:tools?\b|\()/iu.test(rest);
+}
+
 /** The other tools `text` names, as whole tokens (not part of a longer identifier). */
 function mentions(text: string, others: OtherTools): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(NAME_TOKENS)) {
     const token = m[0].replace(/^[.-]+|[.-]+$/gu, "");
-    if (others.has(token)) found.push(token);
+    if (others.has(token) && (!PLAIN_WORD.test(token) || namedAsTool(text, m.index, m[0])))
+      found.push(token);
   }
   for (const name of others.unusual ?? []) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");

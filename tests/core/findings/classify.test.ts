@@ -63,6 +63,14 @@ interface Case {
   only?: RuleId[];
 }
 
+/** A tool that says it overwrites files, with the given hints. */
+const writer = (readOnlyHint: boolean, destructiveHint: boolean): Contract => ({
+  name: "save",
+  description: "Overwrite a file in the project directory.",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  annotations: { readOnlyHint, destructiveHint },
+});
+
 const tool = (after: Contract, others: string[] = []) =>
   classifyTool(pinned(), after, { otherTools: others });
 
@@ -74,9 +82,21 @@ const CASES: Record<RuleId, Case> = {
     expect: { pointer: "/annotations/readOnlyHint", before: true, after: false },
     only: ["annotation-readonly-removed"],
   },
+  "annotation-readonly-claimed": {
+    run: () => classifyTool(writer(false, true), writer(true, true)),
+    severity: "high",
+    expect: { pointer: "/annotations/readOnlyHint", before: false, after: true },
+    only: ["annotation-readonly-claimed"],
+  },
+  "annotation-nondestructive-claimed": {
+    run: () => classifyTool(writer(false, true), writer(false, false)),
+    severity: "high",
+    expect: { pointer: "/annotations/destructiveHint", before: true, after: false },
+    only: ["annotation-nondestructive-claimed"],
+  },
   "annotation-destructive-added": {
     run: () => tool(changed((c) => delete annotationsOf(c).destructiveHint)),
-    severity: "high",
+    severity: "medium",
     expect: { pointer: "/annotations/destructiveHint", before: false },
     only: ["annotation-destructive-added"],
   },

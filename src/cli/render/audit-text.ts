@@ -1,0 +1,109 @@
+import type { Finding } from "../../core/findings/finding.js";
+import { atOrAbove } from "../../core/findings/first-sight.js";
+import { SEVERITIES, type Severity } from "../../core/findings/rules.js";
+import type { JsonValue } from "../../core/json-value.js";
+import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
+import type { AuditRun } from "../../engine/audit.js";
+import { displayName, style, type Style } from "./style.js";
+import { findingJson } from "./verify-json.js";
+import { findingLine } from "./verify-text.js";
+
+/** The identifier of `audit --json`'s schema (documented in the README). */
+export const AUDIT_FORMAT = "contractpin-audit/1";
+
+/** How many findings of each severity, most severe first. */
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}
+
+/** `2 high, 1 medium` (only the severities found), or `none`. */
+function countsText(findings: readonly Finding[]): string {
+  const counts = countBySeverity(findings);
+  const parts = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  return parts.length === 0 ? "none" : parts.join(", ");
+}
+
+/**
+ * The findings of one server, a block per tool (`    [high] rule at pointer: ...`
+ * under `  TOOL`), in the order given; findings about no tool come first.
+ */
+export function findingBlock(findings: readonly Finding[], s: Style, indent = "  "): string[] {
+  const lines: string[] = [];
+  let tool: string | undefined;
+  for (const f of findings) {
+    if (f.tool !== undefined && f.tool !== tool) {
+      tool = f.tool;
+      lines.push(`${indent}${displayName(tool)}`);
+    }
+    lines.push(`${indent}  ${findingLine(f, s)}`);
+  }
+  return lines;
+}
+
+/**
+ * What a pin command found in the contracts it pinned (first sight), after
+ * its own line: nothing when there is nothing, else a header that says the
+ * pin stands and the findings to review.
+ */
+export function renderPinnedFindings(
+  name: string,
+  findings: readonly Finding[],
+  color: boolean,
+): string {
+  if (findings.length === 0) return "";
+  const s = style(color);
+  const head = `  review: the rules found ${countsText(findings)} in what ${displayName(name)} serves (pinned as served; see docs/findings.md)`;
+  return [head, ...findingBlock(findings, s, "    ")].join("\n") + "\n";
+}
+
+/** The text report of `contractpin audit`: findings per server, then the verdict. */
+export function renderAuditText(
+  run: AuditRun,
+  threshold: Severity,
+  exitCode: number,
+  color: boolean,
+): string {
+  const s = style(color);
+  const lines: string[] = [];
+  const all = run.servers.flatMap((server) => server.findings);
+  for (const server of run.servers) {
+    const tools = `${server.tools} tool${server.tools === 1 ? "" : "s"}`;
+    lines.push(`${displayName(server.name)}: ${tools}, findings: ${countsText(server.findings)}`);
+    lines.push(...findingBlock(server.findings, s));
+  }
+  const failing = all.filter((f) => atOrAbove(f, threshold)).length;
+  const scope = `${run.servers.length} server${run.servers.length === 1 ? "" : "s"}`;
+  lines.push(
+    exitCode === 0
+      ? s.green(`OK: nothing at ${threshold} or above in ${scope} (${countsText(all)} found)`)
+      : s.red(
+          `FAIL: ${failing} finding${failing === 1 ? "" : "s"} at ${threshold} or above in ${scope}`,
+        ),
+  );
+  return lines.join("\n") + "\n";
+}
+
+/** The --json report of `contractpin audit`; every character a terminal could act on is escaped. */
+export function renderAuditJson(run: AuditRun, threshold: Severity, exitCode: number): string {
+  const report = {
+    format: AUDIT_FORMAT,
+    lock: run.lockPath,
+    snapshots: run.snapshotPath,
+    exit_code: exitCode,
+    fail_on: threshold,
+    summary: countBySeverity(run.servers.flatMap((server) => server.findings)),
+    servers: run.servers.map((server) => ({
+      name: server.name,
+      tools: server.tools,
+      findings: server.findings.map(toolFindingJson),
+    })),
+  };
+  return escapeHiddenJson(prettyJson(report)) + "\n";
+}
+
+/** A finding as the JSON outputs carry it (verify --json's members), with its tool. */
+export function toolFindingJson(f: Finding): Record<string, JsonValue> {
+  return { ...(f.tool === undefined ? {} : { tool: f.tool }), ...findingJson(f) };
+}

@@ -1,0 +1,73 @@
+import type { Contract } from "../core/contract.js";
+import { ContractpinError } from "../core/errors.js";
+import type { Finding } from "../core/findings/finding.js";
+import { firstSightFindings } from "../core/findings/first-sight.js";
+import { readLock } from "../io/lock-file.js";
+import { FALLBACK, readSnapshot, snapshotEntry, snapshotPath } from "../io/snapshot-file.js";
+
+/** One server of the lock, audited: how many tools it pins, and what the rules found. */
+export interface ServerAudit {
+  name: string;
+  tools: number;
+  findings: Finding[];
+}
+
+/** What `contractpin audit` read, and what it found. */
+export interface AuditRun {
+  lockPath: string;
+  snapshotPath: string;
+  servers: ServerAudit[];
+}
+
+/**
+ * Runs the rules, offline, over the contracts the lock pins as its snapshots
+ * keep them (SPEC.md section 9): for each server, what they would find if it
+ * had been empty before (first-sight findings). Servers sorted by name.
+ *
+ * Fails closed: a lock that cannot be read is its own error; no snapshot file,
+ * one that cannot be used, or a pinned tool without an entry whose digest is
+ * the lock's (stale, missing, edited) is AUDIT_INCOMPLETE (exit 2), since a
+ * tool that cannot be read cannot be said to be clean. A lock that pins no
+ * servers is LOCK_EMPTY (exit 2).
+ */
+export async function runAudit(lockPath: string): Promise<AuditRun> {
+  const lock = await readLock(lockPath);
+  const path = snapshotPath(lockPath);
+  const read = await readSnapshot(path);
+  const names = Object.keys(lock.servers).sort();
+  // Auditing nothing is not a pass, as verifying nothing is not.
+  if (names.length === 0)
+    throw new ContractpinError("LOCK_EMPTY", `${lockPath} pins no servers: nothing to audit`);
+  const pinnedTools = names.reduce((n, s) => n + Object.keys(lock.servers[s]!.tools).length, 0);
+  if (read.snapshot === undefined && pinnedTools > 0) {
+    const why = read.warning?.replace(FALLBACK, "") ?? `${path}: no contract snapshots`;
+    throw incomplete(`${why}; nothing to audit the lock's tools with`);
+  }
+  const servers: ServerAudit[] = [];
+  const missing: string[] = [];
+  for (const name of names) {
+    const { tools } = lock.servers[name]!;
+    const contracts: Contract[] = [];
+    for (const tool of Object.keys(tools).sort()) {
+      const entry = snapshotEntry(read.snapshot, name, tool, tools[tool]!.digest, path);
+      if (entry.contract === undefined) missing.push(`${name}/${tool}`);
+      else contracts.push(entry.contract);
+    }
+    servers.push({ name, tools: contracts.length, findings: firstSightFindings(name, contracts) });
+  }
+  if (missing.length > 0) {
+    const some = missing.slice(0, 3).map((t) => JSON.stringify(t));
+    const more = missing.length > 3 ? ` and ${missing.length - 3} more` : "";
+    throw incomplete(
+      `${path}: no snapshot matching the lock for ${some.join(", ")}${more} (stale, missing or edited); cannot audit them`,
+    );
+  }
+  return { lockPath, snapshotPath: path, servers };
+}
+
+function incomplete(message: string): ContractpinError {
+  return new ContractpinError(
+    "AUDIT_INCOMPLETE",
+    `${message}; re-pin with 'contractpin update' to write them`,
+  );
+}
