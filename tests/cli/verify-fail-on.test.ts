@@ -71,7 +71,10 @@ describe("verify --fail-on", () => {
     const ws = drifted(reworded, "--no-snapshot");
     const r = verify(ws, "--fail-on", "critical");
     assert.equal(r.code, 1, r.stdout);
-    assert.match(r.stdout, /DRIFTED +fetch_page +changed: fields unknown \(unconfirmed by any snapshot: description\)/);
+    assert.match(
+      r.stdout,
+      /DRIFTED +fetch_page +changed: fields unknown \(unconfirmed by any snapshot: description\)/,
+    );
   });
 
   it("a server that could not be read still fails", () => {
