@@ -22,6 +22,9 @@ import {
   repeatCount,
   REPEAT_HELP,
   REPEAT_OPTIONS,
+  SURFACE_HELP,
+  SURFACE_OPTIONS,
+  surfaceRequest,
   lockPath,
   warner,
 } from "../common.js";
@@ -52,6 +55,7 @@ Options:
   --cwd DIR            working directory of a stdio server
 ${AUTH_HELP}
 ${REPEAT_HELP}
+${SURFACE_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -74,6 +78,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...READ_OPTIONS,
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
+      ...SURFACE_OPTIONS,
       file: { type: "string" },
       url: { type: "string" },
       header: { type: "string", multiple: true },
@@ -95,6 +100,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const { ctx } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
+  const surface = surfaceRequest(values);
+  if (surface !== undefined) ctx.surface = surface;
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
     (x) => x !== undefined,
   );
@@ -147,13 +154,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const { digests, contracts } = await readStable(name, source, ctx, repeat);
+  const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
   if (values["no-snapshot"] !== true) {
-    const pinned = new Map([[name, { server: digests, contracts }]]);
+    const pinned = new Map([
+      [name, { server: digests, contracts, ...(surfaceContracts ? { surfaceContracts } : {}) }],
+    ]);
     await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),

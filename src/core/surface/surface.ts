@@ -1,4 +1,4 @@
-import { digestValue, type Digest } from "../digest.js";
+import { digestValue, type Digest, type ServerDigests } from "../digest.js";
 import { setMember, type JsonValue } from "../json-value.js";
 import { digestItems, type ItemContract, type ListDigests } from "./items.js";
 import { SURFACE_KINDS, type KindId } from "./kinds.js";
@@ -85,4 +85,46 @@ export function surfaceServerDigest(toolsDigest: Digest, surface: SurfaceDigests
   if (surface.resources !== undefined)
     setMember(object, "resources", surface.resources?.digest ?? null);
   return digestValue(object);
+}
+
+/**
+ * A server's lock entry from its tool digests and, when its surface is
+ * pinned, its surface digests: `digest` becomes the surface server digest.
+ * Without a surface, the tool digests unchanged (a version 1 pin).
+ */
+export function withSurfaceDigests(
+  tools: ServerDigests,
+  surface: SurfaceDigests | undefined,
+): ServerDigests {
+  if (surface === undefined) return tools;
+  return { ...tools, digest: surfaceServerDigest(tools.digest, surface), surface };
+}
+
+/**
+ * Which parts of a surface differ between reads of one server (the first
+ * read against each later one), in words: `instructions`, `prompt "x"`.
+ * Empty when every read pinned the same surface.
+ */
+export function unstableSurface(reads: readonly (SurfaceDigests | undefined)[]): string[] {
+  const first = reads[0];
+  const parts = new Set<string>();
+  for (const read of reads.slice(1)) {
+    if (first === undefined || read === undefined) continue;
+    if (first.instructions !== read.instructions) parts.add("instructions");
+    for (const kind of SURFACE_KINDS) {
+      const a = first[kind.id];
+      const b = read[kind.id];
+      if ((a?.digest ?? null) === (b?.digest ?? null)) continue;
+      const keys = new Set([...Object.keys(a?.items ?? {}), ...Object.keys(b?.items ?? {})]);
+      let named = false;
+      for (const key of keys) {
+        if (a?.items[key]?.digest !== b?.items[key]?.digest) {
+          parts.add(`${kind.noun} ${JSON.stringify(key)}`);
+          named = true;
+        }
+      }
+      if (!named) parts.add(`the ${kind.method} capability`);
+    }
+  }
+  return [...parts];
 }
