@@ -37,6 +37,7 @@ describe("the environment of a stdio server", () => {
       [
         "add",
         "reporter",
+        "--tools-only",
         "--env",
         "API_KEY=${UPSTREAM_API_KEY}",
         "--env",
@@ -101,6 +102,7 @@ describe("the environment of a stdio server", () => {
       [
         "add",
         "reporter",
+        "--tools-only",
         "--env",
         "API_KEY=${UPSTREAM_API_KEY}",
         "--",
