@@ -17,6 +17,9 @@ import {
   repeatCount,
   REPEAT_HELP,
   REPEAT_OPTIONS,
+  SURFACE_HELP,
+  SURFACE_OPTIONS,
+  surfaceRequest,
   lockPath,
   warner,
 } from "../common.js";
@@ -35,6 +38,7 @@ written (exit 1).
 
 Options:
 ${REPEAT_HELP}
+${SURFACE_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -48,12 +52,20 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     "update",
     args,
-    { ...LOCK_OPTIONS, ...READ_OPTIONS, ...SNAPSHOT_OPTIONS, ...REPEAT_OPTIONS },
+    {
+      ...LOCK_OPTIONS,
+      ...READ_OPTIONS,
+      ...SNAPSHOT_OPTIONS,
+      ...REPEAT_OPTIONS,
+      ...SURFACE_OPTIONS,
+    },
     Infinity,
   );
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
+  const surface = surfaceRequest(values);
+  if (surface !== undefined) ctx.surface = surface;
   const previous = await readLock(lockFile);
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
