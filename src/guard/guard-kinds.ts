@@ -7,9 +7,6 @@ import type { GuardKind } from "./list-policy.js";
 import { checkTools, type CheckResult, type WithheldTool } from "./policy.js";
 import { INVALID_PARAMS } from "./rpc-errors.js";
 
-/** MCP's error code for a resource that is not there. */
-const RESOURCE_NOT_FOUND = -32002;
-
 /** Tools: every list checked; a call of a tool not admitted is refused. */
 export const TOOLS_KIND: GuardKind = {
   method: "tools/list",
@@ -58,11 +55,8 @@ export const RESOURCES_KIND: GuardKind = {
     method: "resources/read",
     param: "uri",
     unlisted: "pass",
-    refusal: {
-      code: RESOURCE_NOT_FOUND,
-      message: (key) => `Resource not found: ${key}`,
-      data: "uri",
-    },
+    // -32602, as MCP 2026-07-28 says a miss is answered (the official SDK maps -32002 to it).
+    refusal: { code: INVALID_PARAMS, message: (key) => `Resource not found: ${key}`, data: "uri" },
   },
 };
 
