@@ -66,3 +66,26 @@ describe("list_changed in a session that ends", () => {
     assert.deepEqual(toClient, ['{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}']);
   });
 });
+
+describe("prompts/list answered in pages", () => {
+  it("refuses a page that names a prompt an earlier page named, as for tools", async () => {
+    const { relay, toServer, toClient } = relayed();
+    const page = async (id: number, params: string, result: string) => {
+      relay.fromClient(
+        Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"prompts/list","params":${params}}`),
+      );
+      await relay.drained();
+      assert.equal(toServer.length, id);
+      relay.fromServer(`{"jsonrpc":"2.0","id":${id},"result":${result}}`);
+      await relay.drained();
+      for (let i = 0; i < 50 && toClient.length < id; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      return JSON.parse(toClient[id - 1]!) as { result?: unknown; error?: { message: string } };
+    };
+    const first = await page(1, "{}", '{"prompts":[{"name":"a"}],"nextCursor":"c"}');
+    // The fake lock pins only tools: the prompt is withheld, its name still counted.
+    assert.deepEqual(first.result, { prompts: [], nextCursor: "c" });
+    const second = await page(2, '{"cursor":"c"}', '{"prompts":[{"name":"a"}]}');
+    assert.match(second.error!.message, /two prompts are named "a" \(on different pages\)/);
+  });
+});

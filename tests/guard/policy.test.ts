@@ -3,7 +3,7 @@
 // that passes admitted tools on as the exact text served.
 import { describe, it } from "node:test";
 import { checkTools, isContractpinError, parseJson, type JsonValue } from "../../src/index.js";
-import { spliceItems } from "../../src/guard/rewrite.js";
+import { removeResultMember, spliceItems } from "../../src/guard/rewrite.js";
 import { tempDir } from "../helpers/cleanup.js";
 import { assert, digestsOf } from "./guard-harness.js";
 
@@ -97,5 +97,24 @@ describe("spliceItems", () => {
       spliceItems(raw, "tools", served, [served[1]!], "tools/list"),
       '{"result":{"\\u0074ools":[{"name":"b"}]}}',
     );
+  });
+});
+
+describe("removeResultMember", () => {
+  it("cuts one member of the result out, every other byte unchanged, wherever it stands", () => {
+    const id = '"id":1.0';
+    const cases: [string, string][] = [
+      [
+        `{${id},"result":{"a":1, "instructions" : "x\\"}" ,"b":[2]}}`,
+        `{${id},"result":{"a":1, "b":[2]}}`,
+      ],
+      [`{${id},"result":{"a":1,"instructions":"x"}}`, `{${id},"result":{"a":1}}`],
+      [`{${id},"result":{"instructions":{"n":"}"}}}`, `{${id},"result":{}}`],
+      [`{${id},"result":{"a":"instructions"}}`, `{${id},"result":{"a":"instructions"}}`],
+    ];
+    for (const [raw, want] of cases) {
+      assert.equal(removeResultMember(raw, "instructions"), want);
+      JSON.parse(want);
+    }
   });
 });
