@@ -9,7 +9,7 @@ import { Relay, type GuardEvent } from "../../src/guard/relay.js";
 import { assert, fakeSetup } from "./guard-harness.js";
 
 /** A relay whose server and client are arrays: what it sent each way. */
-function relayed() {
+function relayed(allowNew = false) {
   const { lock } = fakeSetup();
   const toServer: string[] = [];
   const toClient: string[] = [];
@@ -20,7 +20,7 @@ function relayed() {
     {
       server: "fake",
       lock: new LockState(lock, "fake"),
-      allowNew: false,
+      allowNew,
       onDrift: "withhold",
       timeoutMs: 5000,
       toClient: (text) =>
@@ -119,4 +119,23 @@ describe("the handshake's instructions under a lock that pins only tools", () =>
       );
     });
   }
+});
+
+describe("--allow-new and the surface", () => {
+  it("admits a prompt the lock does not pin, never instructions", async () => {
+    const { relay, toClient, events } = relayed(true);
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'));
+    await relay.drained();
+    relay.fromServer('{"jsonrpc":"2.0","id":1,"result":{"instructions":"new"}}');
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"prompts/list"}'));
+    await relay.drained();
+    const page = '{"jsonrpc":"2.0","id":2,"result":{"prompts":[{"name":"p"}]}}';
+    relay.fromServer(page);
+    for (let i = 0; i < 50 && toClient.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(toClient, ['{"jsonrpc":"2.0","id":1,"result":{}}', page]);
+    assert.deepEqual(
+      events.map((e) => e.event === "withheld" && "part" in e && e.part),
+      ["instructions"],
+    );
+  });
 });
