@@ -3,9 +3,47 @@ import type { JsonValue } from "../core/json-value.js";
 import type { PinnedServer } from "../core/lock.js";
 import { digestItems } from "../core/surface/items.js";
 import { PROMPTS, RESOURCE_TEMPLATES, RESOURCES, type SurfaceKind } from "../core/surface/kinds.js";
-import type { GuardKind } from "./list-policy.js";
+import type { ErrorCode } from "../core/errors.js";
+import type { ItemEventFields } from "./guard-types.js";
 import { checkTools, type CheckResult, type WithheldTool } from "./policy.js";
 import { INVALID_PARAMS } from "./rpc-errors.js";
+
+/**
+ * One kind of listed primitive as the guard checks it (ListPolicy, list-policy.ts):
+ * its list, the request that uses one item, and how the lock judges a list.
+ */
+export interface GuardKind {
+  /** The list method, paged with cursor / nextCursor. */
+  method: string;
+  /** The member of a list result holding the items. */
+  member: string;
+  /** One item, in words ("tool", "prompt"). */
+  noun: string;
+  /**
+   * The request that uses one item (tools/call), its params member naming
+   * it, what a use of a key the server does not list gets (refused; or
+   * passed on, as a resource a template makes), and the error a refused use
+   * gets. Absent for a kind no request uses by key (resource templates).
+   */
+  use?: {
+    method: string;
+    param: "name" | "uri";
+    unlisted: "refuse" | "pass";
+    refusal: { code: number; message: (key: string) => string; data: string };
+  };
+  /** The error code of a key served twice. */
+  duplicate: ErrorCode;
+  /** Whether the lock checks this kind for this server (else its lists and uses pass unchanged). */
+  checked(pinned: PinnedServer): boolean;
+  /**
+   * The lock's verdict on items as served.
+   *
+   * @throws ContractpinError a key served twice, an item without a contract.
+   */
+  check(pinned: PinnedServer, items: readonly JsonValue[], allowNew: boolean): CheckResult;
+  /** The event fields naming one item (the tool's `tool`, the surface's `part` and `key`). */
+  names(key: string): ItemEventFields;
+}
 
 /** Tools: every list checked; a call of a tool not admitted is refused. */
 export const TOOLS_KIND: GuardKind = {

@@ -1,54 +1,17 @@
-import { ContractpinError, type ErrorCode } from "../core/errors.js";
+import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
 import type { Digest } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { itemsPage } from "../core/tools-list.js";
 import type { PolicySession } from "./method-policy.js";
 import { reason } from "./own-requests.js";
-import type { CheckResult, WithheldTool } from "./policy.js";
+import type { WithheldTool } from "./policy.js";
 import { spliceItems } from "./rewrite.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./rpc-errors.js";
-import type { ItemEventFields } from "./guard-types.js";
+import type { GuardKind } from "./guard-kinds.js";
 
 /** More pages than any real server serves: a longer list is a loop. */
 const MAX_PAGES = 1000;
-
-/**
- * One kind of listed primitive as the guard checks it (guard-kinds.ts):
- * its list, the request that uses one item, and how the lock judges a list.
- */
-export interface GuardKind {
-  /** The list method, paged with cursor / nextCursor. */
-  method: string;
-  /** The member of a list result holding the items. */
-  member: string;
-  /** One item, in words ("tool", "prompt"). */
-  noun: string;
-  /**
-   * The request that uses one item (tools/call), its params member naming
-   * it, what a use of a key the server does not list gets (refused; or
-   * passed on, as a resource a template makes), and the error a refused use
-   * gets. Absent for a kind no request uses by key (resource templates).
-   */
-  use?: {
-    method: string;
-    param: "name" | "uri";
-    unlisted: "refuse" | "pass";
-    refusal: { code: number; message: (key: string) => string; data: string };
-  };
-  /** The error code of a key served twice. */
-  duplicate: ErrorCode;
-  /** Whether the lock checks this kind for this server (else its lists and uses pass unchanged). */
-  checked(pinned: PinnedServer): boolean;
-  /**
-   * The lock's verdict on items as served.
-   *
-   * @throws ContractpinError a key served twice, an item without a contract.
-   */
-  check(pinned: PinnedServer, items: readonly JsonValue[], allowNew: boolean): CheckResult;
-  /** The event fields naming one item (the tool's `tool`, the surface's `part` and `key`). */
-  names(key: string): ItemEventFields;
-}
 
 /** What the guard knows about one item the server listed. */
 type Known = { admitted: true } | { admitted: false; withheld: WithheldTool };
