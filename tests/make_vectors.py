@@ -339,9 +339,122 @@ def server_result(tools):
 
 
 # --------------------------------------------------------------------------
+# The surface besides tools (SPEC.md section 10)
+# --------------------------------------------------------------------------
+# kind id: (list method, result member, key, capability, always members, optional members, error codes)
+KINDS = {
+    "prompts": ("prompts/list", "prompts", "name", "prompts", ["name", "description", "arguments"], [],
+                ("PROMPT_NOT_OBJECT", "PROMPT_NAME_INVALID", "PROMPTS_DUPLICATE_NAME")),
+    "resource_templates": ("resources/templates/list", "resourceTemplates", "uriTemplate", "resources",
+                           ["uriTemplate", "name", "description"], ["mimeType", "annotations"],
+                           ("TEMPLATE_NOT_OBJECT", "TEMPLATE_URI_INVALID", "TEMPLATES_DUPLICATE_URI")),
+    "resources": ("resources/list", "resources", "uri", "resources",
+                  ["uri", "name", "description"], ["mimeType", "annotations"],
+                  ("RESOURCE_NOT_OBJECT", "RESOURCE_URI_INVALID", "RESOURCES_DUPLICATE_URI")),
+}
+OPT_IN = {"resources"}  # read only when asked (--resources)
+
+
+def project_item(kind, item):
+    _, _, key, _, always, optional, (not_object, key_invalid, _) = KINDS[kind]
+    if not isinstance(item, dict):
+        raise Reject(not_object, type(item).__name__)
+    if not isinstance(item.get(key), str) or len(item[key]) > MAX_TOOL_NAME_CHARS:
+        raise Reject(key_invalid, repr(item.get(key))[:40])
+    contract = {m: item.get(m) for m in always}  # absent and null are the same
+    for m in optional:
+        if item.get(m) is not None:
+            contract[m] = item[m]
+    return contract
+
+
+def list_result(kind, items):
+    key, duplicate = KINDS[kind][2], KINDS[kind][6][2]
+    entries = {}
+    for item in items:
+        contract = project_item(kind, item)
+        if contract[key] in entries:
+            raise Reject(duplicate, repr(contract[key]))
+        entries[contract[key]] = {"digest": digest(contract), "fields": field_digests(contract)}
+    keys = sorted(entries, key=utf16_key)
+    return {"count": float(len(entries)), "digest": digest({k: entries[k]["digest"] for k in keys}),
+            "items": {k: entries[k] for k in keys}}
+
+
+def dump_pages(pages, member):
+    """Every item of a list's pages (form 3 of a dump): the last page alone has no nextCursor."""
+    if not isinstance(pages, list) or not pages:
+        raise Reject("DUMP_INVALID", "pages must be a non-empty array")
+    items = []
+    for i, page in enumerate(pages):
+        if isinstance(page, dict) and "jsonrpc" in page:
+            if "error" in page or "result" not in page:
+                raise Reject("DUMP_INVALID", "an error response")
+            page = page["result"]
+        if not isinstance(page, dict) or not isinstance(page.get(member), list):
+            raise Reject("DUMP_INVALID", f"page {i} has no {member} array")
+        cursor = page.get("nextCursor")
+        if cursor is not None and not isinstance(cursor, str):
+            raise Reject("DUMP_INVALID", "nextCursor is not a string")
+        if (cursor is None) != (i == len(pages) - 1):
+            raise Reject("DUMP_INVALID", f"page {i}: nextCursor does not match its place")
+        items.extend(page[member])
+    return items
+
+
+def surface_dump(doc):
+    """A surface dump (SPEC.md 10.3) -> (tools, instructions or None, {kind: items or None})."""
+    allowed = {"contractpin-dump", "initialize", "tools/list"} | {k[0] for k in KINDS.values()}
+    if not isinstance(doc, dict) or doc.get("contractpin-dump") != "2" or set(doc) - allowed:
+        raise Reject("DUMP_INVALID", "not a surface dump")
+    init = doc.get("initialize")
+    if isinstance(init, dict) and "jsonrpc" in init:
+        if "error" in init or "result" not in init:
+            raise Reject("DUMP_INVALID", "initialize is an error response")
+        init = init["result"]
+    if not isinstance(init, dict):
+        raise Reject("DUMP_INVALID", "initialize must be an object")
+    caps = init.get("capabilities")
+    if caps is None:
+        caps = {}
+    if not isinstance(caps, dict):
+        raise Reject("DUMP_INVALID", "capabilities must be an object")
+    if "tools/list" not in doc:
+        raise Reject("DUMP_INVALID", "no tools/list")
+    tools = dump_pages(doc["tools/list"], "tools")
+    lists = {}
+    for kind, (method, member, _, capability, _, _, _) in KINDS.items():
+        advertised = caps.get(capability) is not None
+        if method in doc:
+            if not advertised:
+                raise Reject("DUMP_INVALID", f"{method} without the {capability} capability")
+            lists[kind] = dump_pages(doc[method], member)
+        elif advertised and kind not in OPT_IN:
+            raise Reject("DUMP_INVALID", f"no {method} although {capability} is advertised")
+        elif kind not in OPT_IN:
+            lists[kind] = None
+    return tools, init.get("instructions"), lists
+
+
+def surface_server(doc):
+    """The lock's server object for a surface dump: v1's members, digest over the surface, `surface`."""
+    tools, instructions, lists = surface_dump(doc)
+    result = server_result(tools)
+    surface = {"instructions": None if instructions is None else digest(instructions)}
+    for kind in KINDS:
+        if kind in lists:
+            surface[kind] = None if lists[kind] is None else list_result(kind, lists[kind])
+    summary = {k: (v if k == "instructions" or v is None else v["digest"]) for k, v in surface.items()}
+    summary["tools"] = result["digest"]
+    result["digest"] = digest(summary)
+    result["surface"] = surface
+    return result
+
+
+# --------------------------------------------------------------------------
 # Vector definitions
 # --------------------------------------------------------------------------
-VECTORS, SERVERS, REJECTIONS = [], [], []
+VECTORS, SERVERS, REJECTIONS, ITEMS, SURFACES = [], [], [], [], []
 
 
 def as_value(py):
@@ -372,6 +485,23 @@ def server(name, note, tools):
     SERVERS.append({"name": name, "note": note, "tools": tools, "result": server_result(tools)})
 
 
+def item(name, note, kind, value=None, text=None):
+    value = parse_text(text) if text is not None else as_value(value)
+    contract = project_item(kind, value)
+    entry = {"name": name, "note": note, "kind": kind, "input": value}
+    if text is not None:
+        entry["input_text"] = text
+    entry["canonical"] = canonical(contract)
+    entry["digest"] = digest(contract)
+    entry["fields"] = field_digests(contract)
+    ITEMS.append(entry)
+
+
+def surface(name, note, dump):
+    dump = as_value(dump)
+    SURFACES.append({"name": name, "note": note, "dump": dump, "result": surface_server(dump)})
+
+
 def rej(name, note, stage, error, text=None, hexbytes=None):
     data = text.encode("utf-8") if text is not None else bytes.fromhex(hexbytes)
     try:
@@ -381,6 +511,11 @@ def rej(name, note, stage, error, text=None, hexbytes=None):
         elif stage == "tools":
             assert isinstance(value, list), name
             server_result(value)
+        elif stage in KINDS:
+            assert isinstance(value, list), name
+            list_result(stage, value)
+        elif stage == "surface":
+            surface_server(value)
         got = None
     except Reject as e:
         assert stage == "json" or not e.code.startswith("JSON_"), f"{name}: stage {stage} but the text does not parse"
@@ -717,6 +852,97 @@ def define():
         rej(name, note, "tools", code, text=text)
 
 
+def define_surface():
+    # ---- one item's contract (SPEC.md 10.2) ----------------------------------
+    item("prompt-minimal", "A prompt with only a name: description and arguments are null.",
+         "prompts", {"name": "p"})
+    item("prompt-null-same-as-absent", "description and arguments null: the same contract as prompt-minimal.",
+         "prompts", {"name": "p", "description": None, "arguments": None})
+    item("prompt-ignored-members", "title, icons and _meta are no part of a prompt's contract.",
+         "prompts", {"name": "p", "title": "P", "icons": [{"src": "x"}], "_meta": {"a": 1}})
+    item("prompt-arguments-non-bmp-keys", "Inside arguments, members sort by UTF-16 code units "
+         "(U+1F600 before U+FFFF); nothing is pruned, vendor keys kept.",
+         "prompts", text='{"name":"p","description":"d","arguments":[{"name":"a","required":true,'
+                         '"\\uffff":1,"\\ud83d\\ude00":2,"x-vendor":null}]}')
+    item("prompt-arguments-empty", "An empty arguments array is pinned, not the same as none.",
+         "prompts", {"name": "p", "arguments": []})
+    item("template-minimal", "A resource template: uriTemplate, name and description always; "
+         "mimeType and annotations only when present.",
+         "resource_templates", {"uriTemplate": "file:///{path}", "name": "file"})
+    item("template-full", "mimeType and annotations kept; title and icons ignored.",
+         "resource_templates", {"uriTemplate": "db://{table}/{id}", "name": "row", "title": "Row",
+                                "description": "A row", "mimeType": "application/json",
+                                "annotations": {"audience": ["assistant"], "priority": 0.5}})
+    item("template-null-optional", "mimeType and annotations null: left out, as if absent.",
+         "resource_templates", {"uriTemplate": "x://{a}", "name": "x", "mimeType": None, "annotations": None})
+    item("resource-full", "A resource: uri, name, description, mimeType, annotations; size ignored.",
+         "resources", {"uri": "file:///a.txt", "name": "a.txt", "mimeType": "text/plain", "size": 12,
+                       "annotations": {"lastModified": "2026-01-01T00:00:00Z"}})
+
+    # ---- a whole surface: the lock's server object (SPEC.md 10.3-10.5) --------
+    tools = [{"name": "echo", "description": "Echo.", "inputSchema": {"type": "object"}}]
+    prompts = [{"name": "greet", "description": "Greet someone.",
+                "arguments": [{"name": "who", "required": True}]},
+               {"name": "simple"}]
+    templates = [{"uriTemplate": "test://static/resource/{id}", "name": "Static Resource",
+                  "mimeType": "text/plain"}]
+    init = {"protocolVersion": "2025-11-25", "serverInfo": {"name": "s", "version": "1"},
+            "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
+            "instructions": "Use echo to repeat text."}
+    base = {"contractpin-dump": "2", "initialize": init, "tools/list": [{"tools": tools}],
+            "prompts/list": [{"prompts": prompts}],
+            "resources/templates/list": [{"resourceTemplates": templates}]}
+    surface("surface-everything", "Instructions, prompts and templates; resources not pinned.", base)
+    surface("surface-paged", "The same lists over several pages, as JSON-RPC responses: the same digests "
+            "as surface-everything.",
+            {**base, "prompts/list": [
+                {"jsonrpc": "2.0", "id": 2, "result": {"prompts": prompts[:1], "nextCursor": "c1"}},
+                {"jsonrpc": "2.0", "id": 3, "result": {"prompts": prompts[1:], "nextCursor": None}}],
+             "resources/templates/list": [{"resourceTemplates": [], "nextCursor": ""},
+                                          {"resourceTemplates": templates}]})
+    surface("surface-no-instructions", "No instructions: the lock says null.",
+            {**base, "initialize": {**init, "instructions": None}})
+    surface("surface-empty-instructions", "An empty instructions string is pinned: not the same as none.",
+            {**base, "initialize": {**init, "instructions": ""}})
+    caps_tools = {**init, "capabilities": {"tools": {}}}
+    del caps_tools["instructions"]
+    surface("surface-tools-only-capability", "No prompts or resources capability: those lists are null, "
+            "never read.", {"contractpin-dump": "2", "initialize": caps_tools, "tools/list": [{"tools": tools}]})
+    surface("surface-empty-lists", "Capabilities advertised with empty lists: count 0, not null.",
+            {**base, "prompts/list": [{"prompts": []}], "resources/templates/list": [{"resourceTemplates": []}]})
+    surface("surface-with-resources", "Resources pinned (--resources): a resources member, in the digest too.",
+            {**base, "resources/list": [{"resources": [{"uri": "test://static/resource/1", "name": "Resource 1",
+                                                        "mimeType": "text/plain", "size": 10}]}]})
+
+    # ---- rejections -----------------------------------------------------------
+    for stage, text, code, name, note in [
+        ("prompts", '[{"name":"a"},{"name":"\\u0061","description":"x"}]', "PROMPTS_DUPLICATE_NAME",
+         "prompts-duplicate-name", "Two prompts named alike (after unescaping)."),
+        ("prompts", '[{"name":"a"},"b"]', "PROMPT_NOT_OBJECT", "prompts-element-not-object",
+         "Every prompt must be an object."),
+        ("prompts", '[{"description":"no name"}]', "PROMPT_NAME_INVALID", "prompts-name-missing",
+         "Every prompt needs a string name."),
+        ("resource_templates", '[{"uriTemplate":"x://{a}","name":"1"},{"uriTemplate":"x://{a}","name":"2"}]',
+         "TEMPLATES_DUPLICATE_URI", "templates-duplicate-uri", "Two templates with one uriTemplate."),
+        ("resource_templates", '[{"name":"n","uriTemplate":7}]', "TEMPLATE_URI_INVALID",
+         "templates-uri-not-string", "A uriTemplate must be a string."),
+        ("resources", '[{"uri":"a:/1","name":"1"},{"uri":"a:/1","name":"2"}]', "RESOURCES_DUPLICATE_URI",
+         "resources-duplicate-uri", "Two resources with one uri."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}]}', "DUMP_INVALID", "surface-missing-advertised-list",
+         "The prompts capability is advertised but the dump has no prompts/list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{}},"tools/list":[{"tools":[]}],'
+                    '"prompts/list":[{"prompts":[]}]}', "DUMP_INVALID", "surface-list-not-advertised",
+         "A prompts/list the server did not advertise."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"prompts":[],"nextCursor":"c"}]}',
+         "DUMP_INVALID", "surface-truncated-pages", "The last prompts/list page has a nextCursor."),
+        ("surface", '{"contractpin-dump":"3","initialize":{},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
+         "surface-unknown-dump-version", "An unknown dump version."),
+    ]:
+        rej(name, note, stage, code, text=text)
+
+
 # --------------------------------------------------------------------------
 # Output, self-check, --check
 # --------------------------------------------------------------------------
@@ -746,11 +972,13 @@ def same(a, b):
 
 
 def build():
-    VECTORS.clear(), SERVERS.clear(), REJECTIONS.clear()
+    VECTORS.clear(), SERVERS.clear(), REJECTIONS.clear(), ITEMS.clear(), SURFACES.clear()
     define()
+    define_surface()
     doc = {"canonicalization": CANONICALIZATION, "generated_by": "tests/make_vectors.py",
-           "vectors": VECTORS, "servers": SERVERS, "rejections": REJECTIONS}
-    for section in ("vectors", "servers", "rejections"):
+           "vectors": VECTORS, "servers": SERVERS, "rejections": REJECTIONS,
+           "items": ITEMS, "surfaces": SURFACES}
+    for section in ("vectors", "servers", "rejections", "items", "surfaces"):
         names = [e["name"] for e in doc[section]]
         assert len(names) == len(set(names)), f"duplicate names in {section}"
         assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", n) for n in names), names
@@ -766,6 +994,11 @@ def build():
         assert got["digest"] == digest(target) and len(got["digest"]) == 71
     for orig, got in zip(SERVERS, back["servers"]):
         assert same(server_result(got["tools"]), got["result"]), orig["name"]
+    for orig, got in zip(ITEMS, back["items"]):
+        value = parse_text(got["input_text"]) if "input_text" in got else got["input"]
+        assert got["digest"] == digest(project_item(got["kind"], value)), orig["name"]
+    for orig, got in zip(SURFACES, back["surfaces"]):
+        assert same(surface_server(got["dump"]), got["result"]), orig["name"]
     return text
 
 
@@ -786,7 +1019,9 @@ def dump_tools(doc):
 
 def digest_dump(path):
     with open(path, "rb") as fh:
-        result = server_result(dump_tools(parse_bytes(fh.read())))
+        doc = parse_bytes(fh.read())
+    result = surface_server(doc) if isinstance(doc, dict) and "contractpin-dump" in doc else \
+        server_result(dump_tools(doc))
     result["tool_count"] = int(result["tool_count"])
     print(json.dumps(result, ensure_ascii=False, indent=2))
     return 0
@@ -808,7 +1043,7 @@ def main(argv):
         print(f"{OUT_PATH} differs from the generator output:", file=sys.stderr)
         try:
             old_doc, new_doc = json.loads(old), json.loads(text)
-            for section in ("vectors", "servers", "rejections"):
+            for section in ("vectors", "servers", "rejections", "items", "surfaces"):
                 o = {e["name"]: e for e in old_doc.get(section, [])}
                 n = {e["name"]: e for e in new_doc[section]}
                 for name in sorted(set(o) | set(n)):
@@ -830,7 +1065,8 @@ def main(argv):
         return 2
     with open(OUT_PATH, "wb") as fh:
         fh.write(text.encode("utf-8"))
-    print(f"wrote {OUT_PATH}: {len(VECTORS)} vectors, {len(SERVERS)} servers, {len(REJECTIONS)} rejections")
+    print(f"wrote {OUT_PATH}: {len(VECTORS)} vectors, {len(SERVERS)} servers, {len(REJECTIONS)} rejections, "
+          f"{len(ITEMS)} items, {len(SURFACES)} surfaces")
     return 0
 
 

@@ -36,6 +36,33 @@ export const SNAPSHOT_HELP = `  --no-snapshot        do not write the pinned con
                        the lock (contractpin.contracts.json for contractpin.lock),
                        which lets verify show what changed`;
 
+/** The options of the commands that pin (init, add, update): how much of a server is pinned. */
+export const SURFACE_OPTIONS = {
+  "tools-only": { type: "boolean" },
+  resources: { type: "boolean" },
+} as const;
+
+export const SURFACE_HELP = `  --tools-only         pin only the tools (a lock that pins only tools is a version 1
+                       lock); by default a server's instructions, prompts and resource
+                       templates are pinned too
+  --resources          pin the resources a server lists too (recorded in the lock, so
+                       update keeps pinning them); off by default, since most servers
+                       list data that changes legitimately`;
+
+/**
+ * What of a server --tools-only and --resources ask to pin, as a read's
+ * `surface`: undefined for tools only. Both together is USAGE.
+ */
+export function surfaceRequest(values: {
+  "tools-only"?: boolean;
+  resources?: boolean;
+}): { resources: boolean } | undefined {
+  if (values["tools-only"] === true && values.resources === true) {
+    throw new ContractpinError("USAGE", "--tools-only and --resources contradict each other");
+  }
+  return values["tools-only"] === true ? undefined : { resources: values.resources === true };
+}
+
 /** The most reads --repeat asks of each server. */
 const MAX_REPEAT = 10;
 

@@ -1,5 +1,6 @@
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
+import type { SurfaceFinding } from "./surface/compare-surface.js";
 
 /** What happened to one tool between the lock and the live server (spec 6). */
 export type ToolStatus = "unchanged" | "drifted" | "added" | "removed";
@@ -34,6 +35,11 @@ export interface ServerFinding {
   liveDigest?: Digest;
   /** Every tool of the lock and of the live server, sorted by name. */
   tools: ToolFinding[];
+  /**
+   * For a server that pins its surface (SPEC.md 10.6): the instructions and
+   * every pinned list's items, each classified as a tool is.
+   */
+  surface?: SurfaceFinding[];
 }
 
 /** Options of a comparison. */

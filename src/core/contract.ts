@@ -68,7 +68,8 @@ export function contractOf(tool: JsonValue, where = "tool"): Contract {
   return contract;
 }
 
-function countCodePoints(s: string): number {
+/** The number of Unicode characters (code points) of a well-formed string. */
+export function countCodePoints(s: string): number {
   let count = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

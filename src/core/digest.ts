@@ -3,6 +3,7 @@ import { CanonicalWriter } from "./canonical-bytes.js";
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { ContractpinError } from "./errors.js";
 import { setMember, type JsonValue } from "./json-value.js";
+import type { SurfaceDigests } from "./surface/surface.js";
 
 /** A digest as written in the lock: `sha256:` and 64 lowercase hex digits (spec 4.1). */
 export type Digest = `sha256:${string}`;
@@ -22,6 +23,12 @@ export interface ServerDigests {
   digest: Digest;
   /** Keyed by tool name; `__proto__` is an ordinary own key. */
   tools: Record<string, ToolDigests>;
+  /**
+   * Instructions, prompts, resource templates (and resources when asked),
+   * for a server that pins more than its tools (SPEC.md 10); its `digest` is
+   * then the surface server digest.
+   */
+  surface?: SurfaceDigests;
 }
 
 // crypto.hash (Node >= 20.12) skips the Hash object; createHash is the fallback.

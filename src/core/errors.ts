@@ -29,6 +29,18 @@ export type CanonicalErrorCode =
 export type ToolsErrorCode =
   "TOOL_NOT_OBJECT" | "TOOL_NAME_INVALID" | "TOOLS_DUPLICATE_NAME" | "DUMP_INVALID";
 
+/** Codes raised while turning prompts, resource templates and resources into contracts (SPEC.md 10). */
+export type SurfaceErrorCode =
+  | "PROMPT_NOT_OBJECT"
+  | "PROMPT_NAME_INVALID"
+  | "PROMPTS_DUPLICATE_NAME"
+  | "TEMPLATE_NOT_OBJECT"
+  | "TEMPLATE_URI_INVALID"
+  | "TEMPLATES_DUPLICATE_URI"
+  | "RESOURCE_NOT_OBJECT"
+  | "RESOURCE_URI_INVALID"
+  | "RESOURCES_DUPLICATE_URI";
+
 /** Codes raised when reading or writing the lock (spec 5): each is exit 2. */
 export type LockErrorCode =
   | "LOCK_MISSING"
@@ -78,6 +90,7 @@ export type ErrorCode =
   | JsonErrorCode
   | CanonicalErrorCode
   | ToolsErrorCode
+  | SurfaceErrorCode
   | LockErrorCode
   | SourceErrorCode
   | AuthErrorCode

@@ -89,7 +89,9 @@ export function checkLock(lock: Lock, snapshot: SnapshotDocument): CheckResult {
     problems.push({ kind: "snapshot-corrupt", reason: "its servers member is not an object" });
   } else {
     for (const key of Object.keys(root)) {
-      if (key !== SNAPSHOT_KEY && key !== "servers") problems.push({ kind: "snapshot-key", key });
+      // `surfaces` (SPEC.md 10.9) is scanned for credentials below, with the rest.
+      if (key !== SNAPSHOT_KEY && key !== "servers" && key !== "surfaces")
+        problems.push({ kind: "snapshot-key", key });
     }
     compareServers(lock, servers, problems);
     rest = { ...root, servers: {} };

@@ -1,22 +1,19 @@
 import { CANONICALIZATION } from "./canonical-json.js";
-import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
-import { serverDigest, type Digest, type ServerDigests, type ToolDigests } from "./digest.js";
-import { ContractpinError, type LockErrorCode } from "./errors.js";
-import {
-  getMember,
-  isJsonObject,
-  pathKey,
-  setMember,
-  type JsonObject,
-  type JsonValue,
-} from "./json-value.js";
+import { CONTRACT_FIELDS } from "./contract.js";
+import { serverDigest, type ServerDigests, type ToolDigests } from "./digest.js";
+import { getMember, pathKey, setMember, type JsonObject, type JsonValue } from "./json-value.js";
+import { corrupt, digestAt, fail, object, onlyKeys, validateDigests } from "./lock-shape.js";
+import { validateSurface } from "./surface/lock-surface.js";
+import { surfaceServerDigest } from "./surface/surface.js";
 import { escapeHiddenJson, prettyJson } from "./pretty-json.js";
 import { validateAuth } from "./server-auth.js";
 import { TRANSPORTS, type ServerSource } from "./server-source.js";
 
-/** The lock format this implementation reads and writes (spec 5). */
+/** The lock format of a lock that pins only tools (spec 5): written whenever it suffices. */
 export const LOCK_VERSION = "1";
-/** The only digest algorithm of format 1. */
+/** The lock format of a lock where some server pins more than its tools (SPEC.md 10.4). */
+export const LOCK_VERSION_SURFACE = "2";
+/** The only digest algorithm of formats 1 and 2. */
 export const ALGORITHM = "sha256";
 
 /** A pinned server: how to reach it, and the digests of its tools. */
@@ -30,7 +27,6 @@ export interface Lock {
   servers: Record<string, PinnedServer>;
 }
 
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const SOURCE_KEYS: Record<ServerSource["transport"], { required: string[]; optional: string[] }> = {
   stdio: { required: ["command"], optional: ["env", "cwd"] },
@@ -50,12 +46,12 @@ const DIGEST_KEYS = ["tool_count", "digest", "tools"];
 export function validateLock(value: JsonValue): Lock {
   const root = object(value, "the lock");
   const version = getMember(root, "contractpin");
-  if (version !== LOCK_VERSION) {
+  if (version !== LOCK_VERSION && version !== LOCK_VERSION_SURFACE) {
     if (version === undefined)
-      corrupt("contractpin", 'is missing (expected the format version "1")');
+      corrupt("contractpin", 'is missing (expected the format version "1" or "2")');
     fail(
       "LOCK_VERSION_UNSUPPORTED",
-      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads version "1")`,
+      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads versions "1" and "2")`,
     );
   }
   const algorithm = getMember(root, "algorithm");
@@ -82,12 +78,19 @@ export function validateLock(value: JsonValue): Lock {
   const servers = object(getMember(root, "servers"), "servers");
   const out: Record<string, PinnedServer> = {};
   for (const name of Object.keys(servers)) {
-    setMember(out, name, validateServer(servers[name]!, pathKey("servers", name)));
+    setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
   }
-  return { generated_at: generatedAt, servers: out };
+  // One lock, one spelling: version "2" exactly when some server pins its surface.
+  if (version === LOCK_VERSION_SURFACE && lockVersion(out) !== LOCK_VERSION_SURFACE) {
+    corrupt(
+      "contractpin",
+      'is "2" but no server pins more than its tools (that lock is version "1")',
+    );
+  }
+  return { generated_at: generatedAt as string, servers: out };
 }
 
-function validateServer(value: JsonValue, where: string): PinnedServer {
+function validateServer(value: JsonValue, where: string, version: string): PinnedServer {
   const server = object(value, where);
   const transport = getMember(server, "transport");
   if (typeof transport !== "string" || !(TRANSPORTS as readonly string[]).includes(transport)) {
@@ -98,14 +101,25 @@ function validateServer(value: JsonValue, where: string): PinnedServer {
     if (getMember(server, key) === undefined)
       corrupt(`${where}.${key}`, `is required for transport "${transport}"`);
   }
-  onlyKeys(server, where, ["transport", ...keys.required, ...keys.optional, ...DIGEST_KEYS]);
+  const surfaceKey = version === LOCK_VERSION_SURFACE ? ["surface"] : [];
+  onlyKeys(server, where, [
+    "transport",
+    ...keys.required,
+    ...keys.optional,
+    ...DIGEST_KEYS,
+    ...surfaceKey,
+  ]);
   const source = validateSource(server, transport as ServerSource["transport"], where);
 
   const tools = object(getMember(server, "tools"), `${where}.tools`);
   const toolsOut: Record<string, ToolDigests> = {};
   const names: Record<string, string> = {};
   for (const name of Object.keys(tools)) {
-    const tool = validateTool(tools[name]!, () => pathKey(`${where}.tools`, name));
+    const tool = validateDigests(
+      tools[name]!,
+      () => pathKey(`${where}.tools`, name),
+      CONTRACT_FIELDS,
+    ) as ToolDigests;
     setMember(toolsOut, name, tool);
     setMember(names, name, tool.digest);
   }
@@ -116,13 +130,22 @@ function validateServer(value: JsonValue, where: string): PinnedServer {
   if (count !== actual)
     corrupt(`${where}.tool_count`, `is ${count} but the server has ${actual} tools`);
   const digest = digestAt(getMember(server, "digest"), `${where}.digest`);
-  if (digest !== serverDigest(names)) {
+  const surfaceValue = getMember(server, "surface");
+  const surface =
+    surfaceValue === undefined ? undefined : validateSurface(surfaceValue, `${where}.surface`);
+  const toolsDigest = serverDigest(names);
+  const expected = surface === undefined ? toolsDigest : surfaceServerDigest(toolsDigest, surface);
+  if (digest !== expected) {
     corrupt(
       `${where}.digest`,
-      "does not match the digest of its tools' digests (was the lock edited by hand?)",
+      surface === undefined
+        ? "does not match the digest of its tools' digests (was the lock edited by hand?)"
+        : "does not match the digest of its surface (was the lock edited by hand?)",
     );
   }
-  return { ...source, tool_count: count, digest, tools: toolsOut };
+  const pinned: PinnedServer = { ...source, tool_count: count as number, digest, tools: toolsOut };
+  if (surface !== undefined) pinned.surface = surface;
+  return pinned;
 }
 
 function validateSource(
@@ -163,36 +186,6 @@ function validateSource(
   }
 }
 
-// A lock holds every tool's digests: the JSON path of each value is built only
-// when a value is wrong, so that a valid lock is checked without making them.
-function validateTool(value: JsonValue, where: () => string): ToolDigests {
-  if (!isJsonObject(value)) object(value, where());
-  const tool = value as JsonObject;
-  for (const key of Object.keys(tool)) {
-    if (key !== "digest" && key !== "fields") onlyKeys(tool, where(), ["digest", "fields"]);
-  }
-  const digest = tool["digest"];
-  if (!isDigest(digest)) digestAt(digest, `${where()}.digest`);
-  const fieldsValue = getMember(tool, "fields");
-  const fields: ToolDigests["fields"] = {};
-  if (fieldsValue !== undefined) {
-    const record = object(fieldsValue, isJsonObject(fieldsValue) ? "" : `${where()}.fields`);
-    for (const field of Object.keys(record)) {
-      const fieldDigest = record[field];
-      if (!(CONTRACT_FIELDS as readonly string[]).includes(field)) {
-        corrupt(pathKey(`${where()}.fields`, field), "is not a contract field");
-      }
-      if (!isDigest(fieldDigest)) digestAt(fieldDigest, pathKey(`${where()}.fields`, field));
-      fields[field as ContractField] = fieldDigest as Digest;
-    }
-  }
-  return { digest: digest as Digest, fields };
-}
-
-function isDigest(value: JsonValue | undefined): boolean {
-  return typeof value === "string" && value.length === 71 && DIGEST.test(value);
-}
-
 /**
  * The lock as written: pretty-printed, keys sorted, two-space indent, LF,
  * trailing newline (spec 5). Tool names come from servers and the lock is read
@@ -203,7 +196,7 @@ export function renderLock(lock: Lock): string {
   return (
     escapeHiddenJson(
       prettyJson({
-        contractpin: LOCK_VERSION,
+        contractpin: lockVersion(lock.servers),
         algorithm: ALGORITHM,
         canonicalization: CANONICALIZATION,
         generated_at: lock.generated_at,
@@ -211,6 +204,19 @@ export function renderLock(lock: Lock): string {
       }),
     ) + "\n"
   );
+}
+
+/**
+ * The format version a lock is written with: "1" while every server pins
+ * only its tools (exactly a spec v1 lock), "2" once one pins its surface, so
+ * that a reader of version 1 refuses what it cannot check.
+ */
+export function lockVersion(servers: Readonly<Record<string, PinnedServer>>): string {
+  for (const name in servers) {
+    if (Object.hasOwn(servers, name) && servers[name]!.surface !== undefined)
+      return LOCK_VERSION_SURFACE;
+  }
+  return LOCK_VERSION;
 }
 
 /** True when two locks differ at most in generated_at: rewriting would only churn git. */
@@ -221,19 +227,6 @@ export function sameContent(a: Lock, b: Lock): boolean {
 /** A UTC timestamp for generated_at, to the second. */
 export function timestamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-function object(value: JsonValue | undefined, where: string): JsonObject {
-  if (!isJsonObject(value))
-    corrupt(where, value === undefined ? "is missing" : "must be an object");
-  return value;
-}
-
-function onlyKeys(obj: JsonObject, where: string, allowed: string[]): void {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key))
-      corrupt(where === "" ? key : pathKey(where, key), "is not a key this lock format has");
-  }
 }
 
 function nonEmptyString(value: JsonValue | undefined, where: string): string {
@@ -250,19 +243,4 @@ function stringRecord(value: JsonValue, where: string): Record<string, string> {
     setMember(out, key, v);
   }
   return out;
-}
-
-function digestAt(value: JsonValue | undefined, where: string): Digest {
-  if (typeof value !== "string" || !DIGEST.test(value)) {
-    corrupt(where, 'must be "sha256:" followed by 64 lowercase hex digits');
-  }
-  return value as Digest;
-}
-
-function corrupt(where: string, problem: string): never {
-  fail("LOCK_CORRUPT", `lock is corrupt: ${where} ${problem}`);
-}
-
-function fail(code: LockErrorCode, message: string): never {
-  throw new ContractpinError(code, message);
 }

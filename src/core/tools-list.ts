@@ -23,21 +23,43 @@ export function toolsFromDump(dump: JsonValue): JsonValue[] {
     }
     return page.tools;
   }
-  if (dump.length === 0) invalid("$", "is an empty array; expected tools/list pages");
-  const tools: JsonValue[] = [];
-  dump.forEach((item, index) => {
-    const where = `$[${index}]`;
-    const page = pageOf(item, where);
-    const last = index === dump.length - 1;
+  return itemsFromPages(dump, "tools", "$", "tools/list");
+}
+
+/**
+ * Every item of a list's pages, in order (a dump's form 3, for any list
+ * method): a non-empty array whose pages but the last carry a `nextCursor`.
+ *
+ * @param member the result member holding the items (`tools`, `prompts`, ...).
+ * @param method the list method, for messages (`tools/list`).
+ */
+export function itemsFromPages(
+  pages: JsonValue,
+  member: string,
+  where: string,
+  method: string,
+): JsonValue[] {
+  const what = `a ${method} dump`;
+  if (!Array.isArray(pages) || pages.length === 0)
+    invalid(where, `is not a non-empty array of ${method} pages`, what);
+  const items: JsonValue[] = [];
+  pages.forEach((item, index) => {
+    const at = `${where}[${index}]`;
+    const page = itemsPage(item, member, at, what);
+    const last = index === pages.length - 1;
     if (!last && page.nextCursor === undefined) {
-      invalid(where, `has no nextCursor, but ${dump.length - index - 1} more page(s) follow it`);
+      invalid(
+        at,
+        `has no nextCursor, but ${pages.length - index - 1} more page(s) follow it`,
+        what,
+      );
     }
     if (last && page.nextCursor !== undefined) {
-      invalid(where, "is the last page but has a nextCursor: the dump is incomplete");
+      invalid(at, "is the last page but has a nextCursor: the dump is incomplete", what);
     }
-    for (const tool of page.tools) tools.push(tool);
+    for (const x of page.items) items.push(x);
   });
-  return tools;
+  return items;
 }
 
 /** One tools/list page: its tools, and its cursor unless absent or null. */
@@ -51,6 +73,20 @@ export interface ToolsPage {
  * `nextCursor` must be a string when present and not null.
  */
 export function pageOf(value: JsonValue, where: string, what = "a tools/list dump"): ToolsPage {
+  const page = itemsPage(value, "tools", where, what);
+  return { tools: page.items, nextCursor: page.nextCursor };
+}
+
+/**
+ * Reads one page of any list result (or a JSON-RPC response carrying one):
+ * the array under `member`, and `nextCursor`, a string when present and not null.
+ */
+export function itemsPage(
+  value: JsonValue,
+  member: string,
+  where: string,
+  what: string,
+): { items: JsonValue[]; nextCursor: string | undefined } {
   let result = value;
   if (isJsonObject(value) && Object.hasOwn(value, "jsonrpc")) {
     const error = getMember(value, "error");
@@ -68,13 +104,19 @@ export function pageOf(value: JsonValue, where: string, what = "a tools/list dum
     where = `${where}.result`;
   }
   if (!isJsonObject(result)) {
-    invalid(where, "is not a tools/list result (expected an object with a tools array)", what);
-  }
-  const tools = getMember(result as JsonObject, "tools");
-  if (!Array.isArray(tools)) {
     invalid(
       where,
-      tools === undefined ? "has no tools array" : "has a tools member that is not an array",
+      `is not a ${member === "tools" ? "tools/list" : "list"} result (expected an object with a ${member} array)`,
+      what,
+    );
+  }
+  const items = getMember(result as JsonObject, member);
+  if (!Array.isArray(items)) {
+    invalid(
+      where,
+      items === undefined
+        ? `has no ${member} array`
+        : `has a ${member} member that is not an array`,
       what,
     );
   }
@@ -82,7 +124,7 @@ export function pageOf(value: JsonValue, where: string, what = "a tools/list dum
   if (cursor !== undefined && cursor !== null && typeof cursor !== "string") {
     invalid(`${where}.nextCursor`, "is not a string", what);
   }
-  return { tools, nextCursor: typeof cursor === "string" ? cursor : undefined };
+  return { items, nextCursor: typeof cursor === "string" ? cursor : undefined };
 }
 
 function invalid(where: string, problem: string, what = "a tools/list dump"): never {

@@ -1,11 +1,13 @@
 import { ContractpinError } from "../core/errors.js";
 import { redactor } from "../core/redact.js";
 import type { ServerSource } from "../core/server-source.js";
-import { readServerTools, type ReadContext } from "../sources/read-tools.js";
+import { SURFACE_DUMP_MEMBER, SURFACE_DUMP_VERSION } from "../core/surface/dump.js";
+import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /**
- * Reads a live server's tools/list pages and returns them as a dump: a JSON
+ * Reads a live server's tools/list pages and returns them as a dump (with
+ * `ctx.surface`, a surface dump: SPEC.md 10.3): a JSON
  * array holding the bytes of each page's JSON-RPC response exactly as the
  * server sent them (after the strict parser accepted them), one per line,
  * ending with a newline. `toolsFromDump` (the `file` transport, `digest`)
@@ -34,15 +36,29 @@ export async function readDump(
   const guard = guardSecrets(name, source, { ...ctx, warn: (m) => ctx.warn(hide(m)) });
   const redact = (text: string) => hide(guard.redact(text));
   const pages: Array<Uint8Array | undefined> = [];
+  // Surface dumps: every raw response by method, in the order read.
+  const raw = new Map<string, Array<Uint8Array | undefined>>();
   try {
-    await readServerTools(source, { ...guard.ctx, onToolsListPage: (bytes) => pages.push(bytes) });
-    const batched = pages.findIndex((bytes) => bytes === undefined);
-    if (batched !== -1) {
-      throw new ContractpinError(
-        "SERVER_UNREADABLE",
-        `the server answered tools/list page ${batched + 1} inside a JSON-RPC batch, ` +
-          "which has no bytes of its own to dump (pin it with 'contractpin add' instead)",
-      );
+    await readServer(source, {
+      ...guard.ctx,
+      onToolsListPage: (bytes) => pages.push(bytes),
+      onRawResponse: (method, bytes) => {
+        const list = raw.get(method) ?? [];
+        list.push(bytes);
+        raw.set(method, list);
+      },
+    });
+    for (const [method, list] of ctx.surface === undefined
+      ? [["tools/list", pages] as const]
+      : raw) {
+      const batched = list.findIndex((bytes) => bytes === undefined);
+      if (batched !== -1) {
+        throw new ContractpinError(
+          "SERVER_UNREADABLE",
+          `the server answered ${method === "initialize" ? "initialize" : `${method} page ${batched + 1}`} inside a JSON-RPC batch, ` +
+            "which has no bytes of its own to dump (pin it with 'contractpin add' instead)",
+        );
+      }
     }
   } catch (err) {
     const { message, detail } = failureLines(err, redact);
@@ -53,5 +69,14 @@ export async function readDump(
     );
   }
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  return `[\n${pages.map((bytes) => decoder.decode(bytes)).join(",\n")}\n]\n`;
+  const array = (list: Array<Uint8Array | undefined>) =>
+    `[\n${list.map((bytes) => decoder.decode(bytes)).join(",\n")}\n]`;
+  if (ctx.surface === undefined) return `${array(pages)}\n`;
+  // SPEC.md 10.3: the initialize result, then each list read, in the order read.
+  const members = [`"${SURFACE_DUMP_MEMBER}": "${SURFACE_DUMP_VERSION}"`];
+  members.push(`"initialize": ${decoder.decode(raw.get("initialize")![0])}`);
+  for (const [method, list] of raw) {
+    if (method !== "initialize") members.push(`${JSON.stringify(method)}: ${array(list)}`);
+  }
+  return `{\n${members.join(",\n")}\n}\n`;
 }

@@ -7,6 +7,8 @@ import type { PinnedServer } from "../core/lock.js";
 import { fieldDigestMismatches } from "../core/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
 import { snapshotPath } from "../io/snapshot-file.js";
+import type { SurfaceExplained } from "../core/surface/compare-surface.js";
+import { explainSurfaces } from "./explain-surface.js";
 import type { VerifiedServer } from "./verify.js";
 
 /** What is known about one tool that is not unchanged: its two contracts (when known) and its findings. */
@@ -36,6 +38,8 @@ export interface ServerExplained {
   tools: Map<string, ToolExplained>;
   /** `server-unreachable`, for a server that could not be read. */
   findings: Finding[];
+  /** The surface parts that moved, by surfaceKey: their pinned and live contracts where known. */
+  surface?: Map<string, SurfaceExplained>;
 }
 
 /**
@@ -97,6 +101,9 @@ export async function explainDrift(
             Object.keys(servers[finding.name]!.tools),
           );
     explained.set(finding.name, server);
+  }
+  for (const [name, parts] of await explainSurfaces(lockFile, verified, warn)) {
+    explained.get(name)!.surface = parts;
   }
   return explained;
 }

@@ -1,9 +1,17 @@
 import type { Contract } from "../core/contract.js";
-import { digestToolContracts, type ServerDigests } from "../core/digest.js";
+import { digestToolContracts, serverDigest, type ServerDigests } from "../core/digest.js";
+import { setMember } from "../core/json-value.js";
 import { ContractpinError } from "../core/errors.js";
 import type { ServerSource } from "../core/server-source.js";
 import { compareReads, describeUnstable } from "../core/stability.js";
-import { readServerTools, type ReadContext } from "../sources/read-tools.js";
+import {
+  digestSurface,
+  unstableSurface,
+  withSurfaceDigests,
+  type SurfaceContracts,
+} from "../core/surface/surface.js";
+import { visibleText } from "../core/visible-text.js";
+import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /** A server just read: what the lock pins, and the contracts the snapshots keep. */
@@ -11,6 +19,8 @@ export interface ServerRead {
   digests: ServerDigests;
   /** Each tool's contract (spec 2), from the same projection the digests came from. */
   contracts: Contract[];
+  /** The surface's contracts (SPEC.md 10), when it was read. */
+  surfaceContracts?: SurfaceContracts;
 }
 
 /**
@@ -29,7 +39,16 @@ export async function readDigests(
 ): Promise<ServerRead> {
   const guard = guardSecrets(name, source, ctx);
   try {
-    return digestToolContracts(await readServerTools(source, guard.ctx));
+    // ctx.surface asks for the whole surface; a tools-only dump has none to give.
+    const read = await readServer(source, guard.ctx);
+    const tools = digestToolContracts(read.tools);
+    if (read.surface === undefined) return tools;
+    const surface = digestSurface(read.surface);
+    return {
+      digests: withSurfaceDigests(tools.digests, surface.digests),
+      contracts: tools.contracts,
+      surfaceContracts: surface.contracts,
+    };
   } catch (err) {
     const { message, detail } = failureLines(err, guard.redact);
     // The cause may quote what was just hidden: keep it only when nothing was expanded.
@@ -73,7 +92,17 @@ export async function readStable(
     ctx.signal?.throwIfAborted();
     reads.push((await readDigests(name, source, readCtx, ` (read ${read} of ${repeat})`)).digests);
   }
-  const unstable = compareReads(reads);
+  const unstable = compareReads(reads.map((r) => ({ ...r, digest: toolsOnlyDigest(r) })));
+  const surface = unstableSurface(reads.map((r) => r.surface));
+  if (unstable.length === 0 && surface.length > 0) {
+    const { redact } = guardSecrets(name, source, ctx);
+    throw new ContractpinError(
+      "SERVER_UNREADABLE",
+      redact(
+        `server ${name}: unstable between ${repeat} reads: ${surface.map((p) => visibleText(p)).join(", ")}`,
+      ),
+    );
+  }
   if (unstable.length > 0) {
     // Tool names are server text: one that repeats an expanded secret shows its reference.
     const { redact } = guardSecrets(name, source, ctx);
@@ -83,4 +112,12 @@ export async function readStable(
     );
   }
   return first;
+}
+
+/** The v1 server digest of a read, whose `digest` may cover its surface too. */
+function toolsOnlyDigest(read: ServerDigests): ServerDigests["digest"] {
+  if (read.surface === undefined) return read.digest;
+  const names: Record<string, string> = {};
+  for (const name of Object.keys(read.tools)) setMember(names, name, read.tools[name]!.digest);
+  return serverDigest(names);
 }

@@ -2,6 +2,7 @@ import type { Contract } from "../core/contract.js";
 import { ContractpinError } from "../core/errors.js";
 import type { PinnedServer } from "../core/lock.js";
 import type { ServerSource } from "../core/server-source.js";
+import type { SurfaceContracts } from "../core/surface/surface.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";
@@ -16,6 +17,8 @@ export interface PinRequest {
    * imported client config): used for this read only, never written.
    */
   extraEnv?: Record<string, string>;
+  /** Pin its resources too (it pinned them before), whatever the command's --resources says. */
+  resources?: boolean;
 }
 
 /** The definitions of a lock's named servers, to pin again as they are. */
@@ -24,8 +27,8 @@ export function requestsFromLock(
   servers: Readonly<Record<string, PinnedServer>>,
 ): PinRequest[] {
   return names.map((name) => {
-    const { tool_count: _c, digest: _d, tools: _t, ...source } = servers[name]!;
-    return { name, source };
+    const { tool_count: _c, digest: _d, tools: _t, surface, ...source } = servers[name]!;
+    return surface?.resources === undefined ? { name, source } : { name, source, resources: true };
   });
 }
 
@@ -33,6 +36,8 @@ export function requestsFromLock(
 export interface Pinned {
   server: PinnedServer;
   contracts: Contract[];
+  /** The surface's contracts, when it was pinned (SPEC.md 10). */
+  surfaceContracts?: SurfaceContracts;
 }
 
 /**
@@ -49,11 +54,25 @@ export async function pinAll(
   concurrency: number,
   repeat = 1,
 ): Promise<Map<string, Pinned>> {
-  const results = await mapConcurrent(requests, concurrency, async ({ name, source, extraEnv }) => {
-    const readCtx = extraEnv === undefined ? ctx : { ...ctx, env: { ...ctx.env, ...extraEnv } };
+  const results = await mapConcurrent(requests, concurrency, async (request) => {
+    const { name, source, extraEnv } = request;
+    const readCtx: ReadContext =
+      extraEnv === undefined ? { ...ctx } : { ...ctx, env: { ...ctx.env, ...extraEnv } };
+    if (ctx.surface !== undefined && request.resources === true)
+      readCtx.surface = { resources: true };
     try {
-      const { digests, contracts } = await readStable(name, source, readCtx, repeat);
-      return { name, pinned: { server: { ...source, ...digests } as PinnedServer, contracts } };
+      const { digests, contracts, surfaceContracts } = await readStable(
+        name,
+        source,
+        readCtx,
+        repeat,
+      );
+      const server = { ...source, ...digests } as PinnedServer;
+      const pinned: Pinned =
+        surfaceContracts === undefined
+          ? { server, contracts }
+          : { server, contracts, surfaceContracts };
+      return { name, pinned };
     } catch (error) {
       return { name, error };
     }

@@ -8,7 +8,13 @@ import type { Contract } from "../core/contract.js";
 import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
-import { readServerTools, type ReadContext } from "../sources/read-tools.js";
+import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import {
+  digestSurface,
+  withSurfaceDigests,
+  type SurfaceContracts,
+} from "../core/surface/surface.js";
+import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /** How to verify a server. */
@@ -26,6 +32,10 @@ export interface VerifiedServer {
   finding: ServerFinding;
   /** The live contracts of the drifted and added tools (to show the change), from the one read. */
   changed: Contract[];
+  /** The live surface's contracts, for a server that pins its surface and moved. */
+  surfaceContracts?: SurfaceContracts;
+  /** A server pinned on its tools only that serves more (instructions, prompts, resources). */
+  servesMore?: boolean;
 }
 
 /**
@@ -43,19 +53,44 @@ export async function verifyServer(
   try {
     if (options.allowEnv !== undefined)
       checkAllowedVariables(name, pinned, options.allowEnv, ctx.env);
+    // A server pinned on its tools only is read on its tools only (SPEC.md 10.6).
+    const pinnedSurface = pinned.surface;
+    const read = await readServer(pinned, {
+      ...guard.ctx,
+      surface:
+        pinnedSurface === undefined
+          ? undefined
+          : { resources: pinnedSurface.resources !== undefined },
+    });
     // Field digests only say which part of a tool moved: an unchanged tool needs none.
     const live = digestToolContracts(
-      await readServerTools(pinned, guard.ctx),
+      read.tools,
       (tool, digest) => !Object.hasOwn(pinned.tools, tool) || pinned.tools[tool]!.digest !== digest,
     );
-    const finding = compareServer(name, pinned, live.digests, options);
-    if (finding.tools.every((t) => t.status === "unchanged")) return { finding, changed: [] };
+    let finding = compareServer(name, pinned, live.digests, options);
+    let surfaceContracts: SurfaceContracts | undefined;
+    if (pinnedSurface !== undefined) {
+      // A tools-only dump behind a surface pin: every pinned part is removed.
+      const served = read.surface ?? { instructions: undefined, lists: {} };
+      if (read.surface === undefined)
+        for (const id of ["prompts", "resource_templates"] as const) served.lists[id] = null;
+      const surface = digestSurface(served);
+      finding = withSurface(finding, compareSurface(pinnedSurface, surface.digests), options);
+      finding.liveDigest = withSurfaceDigests(live.digests, surface.digests).digest;
+      surfaceContracts = surface.contracts;
+    }
+    const surfaceMoved = (finding.surface ?? []).some((f) => f.status !== "unchanged");
+    const more =
+      pinnedSurface === undefined && read.servesMore === true ? { servesMore: true } : {};
+    if (finding.tools.every((t) => t.status === "unchanged") && !surfaceMoved)
+      return { finding, changed: [], ...more };
     const moved = new Set(
       finding.tools
         .filter((t) => t.status === "drifted" || t.status === "added")
         .map((t) => t.name),
     );
-    return { finding, changed: live.contracts.filter((c) => moved.has(c.name)) };
+    const changed = live.contracts.filter((c) => moved.has(c.name));
+    return surfaceMoved ? { finding, changed, surfaceContracts } : { finding, changed, ...more };
   } catch (err) {
     const { message, detail } = failureLines(err, guard.redact);
     return { finding: unreachableServer(name, pinned, message, detail), changed: [] };

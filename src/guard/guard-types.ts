@@ -1,4 +1,5 @@
 import type { Digest } from "../core/digest.js";
+import type { KindId } from "../core/surface/kinds.js";
 import type { LockState } from "./lock-state.js";
 import type { ToClient } from "./outbox.js";
 import type { WithheldTool } from "./policy.js";
@@ -21,6 +22,27 @@ export interface ToolEvent {
   live?: Digest;
 }
 
+/**
+ * A part of the surface kept from the client (SPEC.md 10.7): the
+ * instructions, or one prompt, resource template or resource (`key`); or a
+ * prompts/get or resources/read the guard answered itself.
+ */
+export interface SurfaceEvent {
+  event: "withheld" | "refused";
+  server: string;
+  part: "instructions" | KindId;
+  /** The item's key (a prompt's name, a template's uriTemplate, a resource's uri); absent for the instructions. */
+  key?: string;
+  reason: WithheldTool["reason"] | "unlisted";
+  pinned?: Digest;
+  live?: Digest;
+  /** For a server whose lock entry pins only its tools. */
+  toolsOnly?: true;
+}
+
+/** The event members that name one listed item: a tool's, or a surface item's. */
+export type ItemEventFields = { tool: string } | { part: KindId; key: string };
+
 /** A message the guard let go nowhere: `what` says what it was and why (it may hold server text). */
 export interface DropEvent {
   event: "dropped";
@@ -31,7 +53,7 @@ export interface DropEvent {
 }
 
 /** One event the guard reports (a stderr line, a JSON log line). */
-export type GuardEvent = ToolEvent | DropEvent;
+export type GuardEvent = ToolEvent | SurfaceEvent | DropEvent;
 
 /** How a session is set up. */
 export interface RelayOptions {

@@ -102,7 +102,14 @@ export class OwnRequests {
       jsonrpc: "2.0",
       id: OWN_LISTEN,
       method: "subscriptions/listen",
-      params: { _meta: envelope, notifications: { toolsListChanged: true } },
+      params: {
+        _meta: envelope,
+        notifications: {
+          toolsListChanged: true,
+          promptsListChanged: true,
+          resourcesListChanged: true,
+        },
+      },
     };
     this.upstream
       .sendRaw(Buffer.from(JSON.stringify(request), "utf8"))

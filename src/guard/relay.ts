@@ -21,10 +21,12 @@ export type {
 /**
  * One guarded session: relays messages between a client and one server,
  * ids and bytes unchanged, except what the policy table (method-policy.ts)
- * checks: every tools/list result against the lock (withheld tools cut out
- * of the served bytes), every tools/call against what the guard admitted,
- * and list_changed makes the guard list and check again before the client
- * hears of it. Every answer passes the accounting (accounting.ts) first.
+ * checks: every list result (tools, prompts, resource templates, resources
+ * when pinned) against the lock (withheld items cut out of the served
+ * bytes), every tools/call, prompts/get and resources/read against what the
+ * guard admitted, the handshake's instructions, and list_changed makes the
+ * guard list and check again before the client hears of it. Every answer
+ * passes the accounting (accounting.ts) first.
  */
 export class Relay {
   /** A 2025-era session: the client sent notifications/initialized. */

@@ -2,7 +2,8 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
-import type { GuardEvent, ToolEvent } from "./relay.js";
+import { kindById } from "../core/surface/kinds.js";
+import type { GuardEvent, SurfaceEvent, ToolEvent } from "./guard-types.js";
 
 /** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */
 export interface Reporter {
@@ -73,14 +74,40 @@ function openLog(path: string): number {
   }
 }
 
-function eventLine(e: ToolEvent): string {
+function eventLine(e: ToolEvent | SurfaceEvent): string {
+  if ("part" in e) return surfaceLine(e);
   const tool = `"${visibleText(e.tool)}"`;
   const what = e.event === "withheld" ? `withheld tool ${tool}` : `refused tools/call ${tool}`;
-  const digests =
-    e.reason === "drifted"
-      ? ` (pinned ${e.pinned}, live ${e.live})`
-      : e.reason === "unpinned"
-        ? ` (not in the lock; live ${e.live})`
-        : " (the server does not list it)";
-  return `server ${e.server}: ${what}: ${e.reason}${digests}`;
+  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}`;
+}
+
+/** The uses of a surface kind the guard refuses (resource templates have none). */
+const USES: Record<string, string> = { prompts: "prompts/get", resources: "resources/read" };
+
+function surfaceLine(e: SurfaceEvent): string {
+  if (e.part === "instructions") {
+    const why =
+      e.toolsOnly === true
+        ? "the lock pins only its tools, so the guard withholds its instructions, prompts and " +
+          "resource templates, which it cannot check; `contractpin update` pins them"
+        : undefined;
+    return (
+      `server ${e.server}: removed its instructions from the handshake's result: ${e.reason}` +
+      (why === undefined ? digestsOf(e) : ` (${why})`)
+    );
+  }
+  const key = `"${visibleText(e.key ?? "")}"`;
+  const what =
+    e.event === "withheld"
+      ? `withheld ${kindById(e.part).noun} ${key}`
+      : `refused ${USES[e.part] ?? e.part} ${key}`;
+  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}`;
+}
+
+function digestsOf(e: ToolEvent | SurfaceEvent): string {
+  return e.reason === "drifted"
+    ? ` (pinned ${e.pinned}, live ${e.live})`
+    : e.reason === "unpinned"
+      ? ` (not in the lock; live ${e.live})`
+      : " (the server does not list it)";
 }

@@ -6,7 +6,9 @@ import { getMember, isJsonObject, setMember, type JsonObject } from "../core/jso
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
+import type { SurfaceContracts } from "../core/surface/surface.js";
 import { writeFileAtomic } from "./lock-file.js";
+import { prunedSurfaceEntry, surfaceEntry, type SurfaceSnapshots } from "./snapshot-surface.js";
 import { readRegularFile } from "./read-input.js";
 
 /**
@@ -31,6 +33,8 @@ export const SNAPSHOT_VERSION = "1";
 export interface Snapshot {
   /** Server name to tool name to contract; `__proto__` is an ordinary own key. */
   servers: Record<string, Record<string, unknown>>;
+  /** Server name to its surface entry (SPEC.md 10.9), for servers that pin their surface. */
+  surfaces?: SurfaceSnapshots;
 }
 
 /** The sidecar's path for a lock: `X.lock` gives `X.contracts.json`, any other name gains `.contracts.json`. */
@@ -77,6 +81,12 @@ export async function readSnapshot(path: string, read?: Uint8Array): Promise<Sna
     const snapshot: Snapshot = { servers: {} };
     for (const [name, tools] of Object.entries(servers)) {
       if (isJsonObject(tools)) setMember(snapshot.servers, name, tools);
+    }
+    const surfaces = getMember(root as JsonObject, "surfaces");
+    if (isJsonObject(surfaces)) {
+      snapshot.surfaces = {};
+      for (const [name, entry] of Object.entries(surfaces))
+        if (isJsonObject(entry)) setMember(snapshot.surfaces, name, entry);
     }
     return { snapshot };
   } catch (err) {
@@ -137,6 +147,15 @@ export function pruneSnapshot(
       if (entry !== undefined && matches(entry, tool, digests.digest)) setMember(kept, tool, entry);
     }
     setMember(pruned.servers, server, kept);
+    const surface = prunedSurfaceEntry(snapshot?.surfaces?.[server], pinned.surface);
+    if (
+      surface !== undefined &&
+      snapshot?.surfaces !== undefined &&
+      Object.hasOwn(snapshot.surfaces, server)
+    ) {
+      pruned.surfaces ??= {};
+      setMember(pruned.surfaces, server, surface);
+    }
   }
   return pruned;
 }
@@ -157,6 +176,7 @@ export function withServer(
   snapshot: Snapshot | undefined,
   server: string,
   contracts: readonly Contract[],
+  surfaceContracts?: SurfaceContracts,
 ): Snapshot {
   const next = withoutServer(snapshot, server);
   const tools: Record<string, unknown> = {};
@@ -164,6 +184,13 @@ export function withServer(
     if (!deeperThan(contract, MAX_SNAPSHOT_DEPTH)) setMember(tools, contract.name, contract);
   }
   setMember(next.servers, server, tools);
+  if (surfaceContracts !== undefined) {
+    const entry = surfaceEntry(surfaceContracts);
+    if (!deeperThan(entry, MAX_SNAPSHOT_DEPTH + 2)) {
+      next.surfaces ??= {};
+      setMember(next.surfaces, server, entry);
+    }
+  }
   return next;
 }
 
@@ -172,6 +199,11 @@ export function withoutServer(snapshot: Snapshot | undefined, server: string): S
   const next: Snapshot = { servers: {} };
   for (const [name, tools] of Object.entries(snapshot?.servers ?? {})) {
     if (name !== server) setMember(next.servers, name, tools);
+  }
+  for (const [name, entry] of Object.entries(snapshot?.surfaces ?? {})) {
+    if (name === server) continue;
+    next.surfaces ??= {};
+    setMember(next.surfaces, name, entry);
   }
   return next;
 }
@@ -183,7 +215,13 @@ export function withoutServer(snapshot: Snapshot | undefined, server: string): S
  * the file shows it instead of acting on it; the values are unchanged.
  */
 export function renderSnapshot(snapshot: Snapshot): string {
-  const text = prettyJson({ [SNAPSHOT_KEY]: SNAPSHOT_VERSION, servers: snapshot.servers });
+  const surfaces = snapshot.surfaces ?? {};
+  // `surfaces` only when a server pins its surface: a tools-only file is as before.
+  const text = prettyJson({
+    [SNAPSHOT_KEY]: SNAPSHOT_VERSION,
+    servers: snapshot.servers,
+    ...(Object.keys(surfaces).length > 0 ? { surfaces } : {}),
+  });
   return escapeHiddenJson(text) + "\n";
 }
 
@@ -276,7 +314,10 @@ function member<T>(record: Record<string, T>, key: string): T | undefined {
 export async function recordSnapshots(
   lockPath: string,
   lock: { servers: Record<string, ServerDigests> },
-  pinned: ReadonlyMap<string, { server: ServerDigests; contracts: readonly Contract[] }>,
+  pinned: ReadonlyMap<
+    string,
+    { server: ServerDigests; contracts: readonly Contract[]; surfaceContracts?: SurfaceContracts }
+  >,
   options: { create: boolean; removed?: readonly string[]; warn: (message: string) => void },
 ): Promise<boolean> {
   const path = snapshotPath(lockPath);
@@ -288,10 +329,11 @@ export async function recordSnapshots(
     next = withoutServer(next, name);
   }
   next = pruneSnapshot(next, lock);
-  for (const [name, { server, contracts }] of pinned) {
+  for (const [name, { server, contracts, surfaceContracts }] of pinned) {
     const current = Object.hasOwn(lock.servers, name) ? lock.servers[name] : undefined;
     // Another command may have re-pinned it meanwhile: its contracts are not these.
-    if (current?.digest === server.digest) next = withServer(next, name, contracts);
+    if (current?.digest === server.digest)
+      next = withServer(next, name, contracts, surfaceContracts);
   }
   try {
     return await writeSnapshot(path, next);

@@ -1,6 +1,7 @@
 import type { JsonValue } from "../core/json-value.js";
 import type { ServerSource } from "../core/server-source.js";
-import { readFileTools } from "./file.js";
+import type { ServedSurface } from "../core/surface/surface.js";
+import { readFileServer } from "./file.js";
 
 /** What reading a server needs from its surroundings. */
 export interface ReadContext {
@@ -31,6 +32,31 @@ export interface ReadContext {
    * (`contractpin dump`).
    */
   onToolsListPage?: (bytes: Uint8Array | undefined) => void;
+  /**
+   * Read the server's surface besides its tools (SPEC.md 10): its
+   * instructions and every list it advertises; resources only with
+   * `resources`. Absent: tools only, as a version 1 pin reads.
+   */
+  surface?: { resources: boolean };
+  /**
+   * Receives, for a live server read with `surface`, the bytes of the
+   * initialize (or server/discover) response and of each list page of every
+   * method, as {@link onToolsListPage} does for tools/list (`contractpin dump`).
+   */
+  onRawResponse?: (method: string, bytes: Uint8Array | undefined) => void;
+}
+
+/** What a read of a server gives: its tools, and its surface when asked and available. */
+export interface ServerRead {
+  tools: JsonValue[];
+  /** Absent when not asked, or for a file dump that holds tools only. */
+  surface?: ServedSurface;
+  /**
+   * Read without `surface`: true when the server serves more than tools
+   * (instructions, or a prompts or resources capability), so that a
+   * tools-only pin can say how to pin the rest.
+   */
+  servesMore?: boolean;
 }
 
 /**
@@ -42,11 +68,21 @@ export async function readServerTools(
   source: ServerSource,
   ctx: ReadContext,
 ): Promise<JsonValue[]> {
+  const { surface: _ignored, ...toolsOnly } = ctx;
+  return (await readServer(source, toolsOnly)).tools;
+}
+
+/**
+ * A server's tools, and with `ctx.surface` its surface (SPEC.md 10.1), each
+ * exactly as served across all pages. A file dump that holds only tools
+ * (forms 1 to 3 of SPEC.md 5) gives no surface, asked or not.
+ */
+export async function readServer(source: ServerSource, ctx: ReadContext): Promise<ServerRead> {
   switch (source.transport) {
     case "file":
-      return readFileTools(source, ctx);
+      return readFileServer(source, ctx);
     case "stdio":
     case "http":
-      return (await import("./live/read-live.js")).readLiveTools(source, ctx);
+      return (await import("./live/read-live.js")).readLiveServer(source, ctx);
   }
 }

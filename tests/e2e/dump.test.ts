@@ -47,7 +47,16 @@ describe("contractpin dump", () => {
     const dir = tempDir();
     const lock = join(dir, "contractpin.lock");
     const dump = join(dir, "memory.json");
-    const add = runCli(["add", "memory", "--lock", lock, "--", process.execPath, SERVERS.memory]);
+    const add = runCli([
+      "add",
+      "memory",
+      "--tools-only",
+      "--lock",
+      lock,
+      "--",
+      process.execPath,
+      SERVERS.memory,
+    ]);
     assert.equal(add.code, 0, add.stderr);
     dumpTo(dump, ["--", process.execPath, SERVERS.memory]);
     const expected = pinned(lock, "memory");
@@ -69,7 +78,15 @@ describe("contractpin dump", () => {
       const dir = tempDir();
       const lock = join(dir, "contractpin.lock");
       const dump = join(dir, "everything.json");
-      const add = runCli(["add", "everything", "--lock", lock, "--url", server.url]);
+      const add = runCli([
+        "add",
+        "everything",
+        "--tools-only",
+        "--lock",
+        lock,
+        "--url",
+        server.url,
+      ]);
       assert.equal(add.code, 0, add.stderr);
       const r = runCli(["dump", "--url", server.url, "--output", dump]);
       assert.equal(r.code, 0, r.stderr);
@@ -97,7 +114,7 @@ describe("contractpin dump", () => {
     );
     // One JSON-RPC response per line, each as the server wrote it.
     assert.equal(text.split("\n").length, 4 + 3);
-    const live = runCli(["add", "live", "--lock", lock, "--", ...command]);
+    const live = runCli(["add", "live", "--tools-only", "--lock", lock, "--", ...command]);
     assert.equal(live.code, 0, live.stderr);
     const file = runCli(["add", "file", "--lock", lock, "--file", dump]);
     assert.equal(file.code, 0, file.stderr);
@@ -122,9 +139,12 @@ describe("contractpin dump", () => {
     const lock = join(dir, "contractpin.lock");
     const dump = join(dir, "memory.json");
     // Pinned from the lock's directory with a relative path: dump must run it there too.
-    const add = runCli(["add", "memory", "--lock", lock, "--", process.execPath, SERVERS.memory], {
-      cwd: dir,
-    });
+    const add = runCli(
+      ["add", "memory", "--tools-only", "--lock", lock, "--", process.execPath, SERVERS.memory],
+      {
+        cwd: dir,
+      },
+    );
     assert.equal(add.code, 0, add.stderr);
     dumpTo(dump, ["memory", "--lock", lock]);
     assert.deepEqual(digestOf(dump), pinned(lock, "memory"));

@@ -23,7 +23,10 @@ const TOOLS = JSON.parse(
 /** A lock with one stdio fake server in `mode`, written by hand (no read needed). */
 function fakeStdioLock(ws: Workspace, mode: string, name = "fake"): void {
   ws.dump("expected.json", TOOLS);
-  assert.equal(runCli(["add", name, "--file", "expected.json"], { cwd: ws.dir }).code, 0);
+  assert.equal(
+    runCli(["add", name, "--tools-only", "--file", "expected.json"], { cwd: ws.dir }).code,
+    0,
+  );
   const lock = ws.lockJson();
   const pinned = lock.servers[name]!;
   delete pinned["path"];
@@ -37,7 +40,17 @@ function fakeStdioLock(ws: Workspace, mode: string, name = "fake"): void {
 
 function addFake(ws: Workspace, mode: string, ...extra: string[]) {
   return runCli(
-    ["add", "fake", ...extra, "--", process.execPath, SERVERS.fakeStdio, mode, ws.path("state")],
+    [
+      "add",
+      "fake",
+      "--tools-only",
+      ...extra,
+      "--",
+      process.execPath,
+      SERVERS.fakeStdio,
+      mode,
+      ws.path("state"),
+    ],
     { cwd: ws.dir },
   );
 }
@@ -176,7 +189,9 @@ describe("stdio faults", () => {
 
   it("a command that does not exist: exit 1", () => {
     const ws = new Workspace();
-    const r = runCli(["add", "nope", "--", "contractpin-no-such-command-xyz"], { cwd: ws.dir });
+    const r = runCli(["add", "nope", "--tools-only", "--", "contractpin-no-such-command-xyz"], {
+      cwd: ws.dir,
+    });
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
@@ -230,7 +245,7 @@ describe("HTTP faults", () => {
   it("a description that changes on the second run: drift caught over HTTP", async () => {
     const ws = new Workspace();
     const url = await fake("drift", ws.path("state"));
-    assert.equal(runCli(["add", "remote", "--url", url], { cwd: ws.dir }).code, 0);
+    assert.equal(runCli(["add", "remote", "--tools-only", "--url", url], { cwd: ws.dir }).code, 0);
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^ {2}DRIFTED {4}alpha +changed: description$/m);
@@ -238,7 +253,9 @@ describe("HTTP faults", () => {
 
   it("a duplicate key in an HTTP body: exit 1", async () => {
     const ws = new Workspace();
-    const r = runCli(["add", "remote", "--url", await fake("duplicate-key")], { cwd: ws.dir });
+    const r = runCli(["add", "remote", "--tools-only", "--url", await fake("duplicate-key")], {
+      cwd: ws.dir,
+    });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /duplicate member name "description"/);
   });
@@ -261,6 +278,7 @@ describe("HTTP faults", () => {
       [
         "add",
         "remote",
+        "--tools-only",
         "--url",
         await fake("status-401"),
         "--header",
@@ -279,9 +297,12 @@ describe("HTTP faults", () => {
   for (const [mode, message] of statuses) {
     it(`${mode}: exit 1 and one line`, async () => {
       const ws = new Workspace();
-      const r = runCli(["add", "remote", "--url", await fake(mode), "--timeout", "5"], {
-        cwd: ws.dir,
-      });
+      const r = runCli(
+        ["add", "remote", "--tools-only", "--url", await fake(mode), "--timeout", "5"],
+        {
+          cwd: ws.dir,
+        },
+      );
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
       assert.match(r.stderr, message);
@@ -298,7 +319,7 @@ describe("HTTP faults", () => {
       }),
       { code: "EADDRINUSE" },
     );
-    const r = runCli(["add", "remote", "--url", `http://127.0.0.1:${port}/mcp`], {
+    const r = runCli(["add", "remote", "--tools-only", "--url", `http://127.0.0.1:${port}/mcp`], {
       cwd: new Workspace().dir,
     });
     assert.equal(r.code, 1);
@@ -308,9 +329,12 @@ describe("HTTP faults", () => {
   it("a hang over HTTP: the timeout is honoured", async () => {
     const ws = new Workspace();
     const started = Date.now();
-    const r = runCli(["add", "remote", "--url", await fake("hang"), "--timeout", "1"], {
-      cwd: ws.dir,
-    });
+    const r = runCli(
+      ["add", "remote", "--tools-only", "--url", await fake("hang"), "--timeout", "1"],
+      {
+        cwd: ws.dir,
+      },
+    );
     assert.equal(r.code, 1);
     assert.match(r.stderr, /timed out after 1 s/);
     // Twice the 4.3 s measured on a loaded machine; the default timeout is 30 s.
@@ -343,9 +367,12 @@ describe("HTTP faults", () => {
       FAKE_TLS_CERT: ws.path("cert.pem"),
     });
     servers.push(server);
-    const r = runCli(["add", "remote", "--url", server.url.replace("http:", "https:")], {
-      cwd: ws.dir,
-    });
+    const r = runCli(
+      ["add", "remote", "--tools-only", "--url", server.url.replace("http:", "https:")],
+      {
+        cwd: ws.dir,
+      },
+    );
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
@@ -432,10 +459,21 @@ describe("found in review", () => {
     const ws = new Workspace();
     const url = (await startFakeHttpOnce()).url;
     assert.equal(
-      runCli(["add", "remote", "--url", url, "--header", "Authorization: Bearer ${TOKEN}"], {
-        cwd: ws.dir,
-        env: { TOKEN: "ok" },
-      }).code,
+      runCli(
+        [
+          "add",
+          "remote",
+          "--tools-only",
+          "--url",
+          url,
+          "--header",
+          "Authorization: Bearer ${TOKEN}",
+        ],
+        {
+          cwd: ws.dir,
+          env: { TOKEN: "ok" },
+        },
+      ).code,
       0,
     );
     const r = runCli(["verify"], { cwd: ws.dir, env: { TOKEN: "sk-live-SUPERSECRET\nX" } });
@@ -448,7 +486,7 @@ describe("found in review", () => {
     const ws = new Workspace();
     const url = new URL((await startFakeHttpOnce()).url);
     const template = `http://127.0.0.1:\${FAKE_PORT}${url.pathname}`;
-    const r = runCli(["add", "remote", "--url", template], {
+    const r = runCli(["add", "remote", "--tools-only", "--url", template], {
       cwd: ws.dir,
       env: { FAKE_PORT: url.port },
     });

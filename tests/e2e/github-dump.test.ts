@@ -18,7 +18,7 @@ describe("dump under GITHUB_ACTIONS=true", () => {
   it("prints a dump that digest reads back to the live digests; nothing in it is a command", () => {
     const ws = new Workspace();
     writeFileSync(ws.path("mode"), "evil");
-    const add = runCli(["add", "evil", "--", process.execPath, SERVER, "mode"], {
+    const add = runCli(["add", "evil", "--tools-only", "--", process.execPath, SERVER, "mode"], {
       cwd: ws.dir,
       env: { GITHUB_ACTIONS: undefined },
     });

@@ -26,7 +26,7 @@ describe("legacy HTTP+SSE fallback", () => {
     const raw = ws.path("raw-tools-list.json");
     const server = await startHttpScript(SERVERS.sdkSse, [raw], "/sse");
     servers.push(server);
-    const add = runCli(["add", "legacy", "--url", server.url], { cwd: ws.dir });
+    const add = runCli(["add", "legacy", "--tools-only", "--url", server.url], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stdout, /^pinned legacy \(http .*\/sse\): 4 tools, sha256:/);
     const expected = pythonDigest(raw) as Record<string, unknown>;
@@ -52,7 +52,7 @@ describe("legacy HTTP+SSE fallback", () => {
     const report = ws.path("requests.jsonl");
     const server = await startHttpScript(SERVERS.recordingHttp, ["sse-only", report]);
     servers.push(server);
-    const add = runCli(["add", "legacy", "--url", server.url], { cwd: ws.dir });
+    const add = runCli(["add", "legacy", "--tools-only", "--url", server.url], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
     const requests = readFileSync(report, "utf8")
       .trimEnd()

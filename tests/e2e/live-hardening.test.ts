@@ -38,7 +38,17 @@ after(() => {
 function addLive(ws: Workspace, mode: string, ...options: string[]) {
   const started = Date.now();
   const r = runCli(
-    ["add", "fake", ...options, "--", process.execPath, LIVE_STDIO, mode, ws.path("starts")],
+    [
+      "add",
+      "fake",
+      "--tools-only",
+      ...options,
+      "--",
+      process.execPath,
+      LIVE_STDIO,
+      mode,
+      ws.path("starts"),
+    ],
     { cwd: ws.dir },
   );
   return { ...r, seconds: (Date.now() - started) / 1000 };
@@ -234,7 +244,7 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
   it("a real SDK v1 server (closeSSEStream): add --url and verify resume the stream (GET + Last-Event-ID); digests as served", async () => {
     const ws = workspace();
     const server = await start();
-    const add = runCli(["add", "remote", "--url", server.url], { cwd: ws.dir });
+    const add = runCli(["add", "remote", "--tools-only", "--url", server.url], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stdout, /^pinned remote \(http .*\): 4 tools, sha256:/);
     const afterAdd = await server.resumed();
@@ -251,7 +261,9 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
     const ws = workspace();
     const server = await start(SSE_POLLING, "60000");
     const started = Date.now();
-    const r = runCli(["add", "remote", "--url", server.url, "--timeout", "2"], { cwd: ws.dir });
+    const r = runCli(["add", "remote", "--tools-only", "--url", server.url, "--timeout", "2"], {
+      cwd: ws.dir,
+    });
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^contractpin: server remote: timed out after 2 s\n$/);
@@ -264,7 +276,9 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
     const ws = workspace();
     const server = await start(STREAM_LOOP);
     const started = Date.now();
-    const r = runCli(["add", "remote", "--url", server.url, "--timeout", "20"], { cwd: ws.dir });
+    const r = runCli(["add", "remote", "--tools-only", "--url", server.url, "--timeout", "20"], {
+      cwd: ws.dir,
+    });
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
     assert.match(
@@ -278,7 +292,7 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
   it("a standalone GET stream is never opened, so one that would end at once costs nothing", async () => {
     const ws = workspace();
     const server = await start(STREAM_LOOP, "standalone");
-    const r = runCli(["add", "remote", "--url", server.url], { cwd: ws.dir });
+    const r = runCli(["add", "remote", "--tools-only", "--url", server.url], { cwd: ws.dir });
     assert.equal(r.code, 0, r.stderr);
     const [pinned, expected] = pinnedAndExpected(ws, "remote");
     assert.deepEqual(pinned, expected);

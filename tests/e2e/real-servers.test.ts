@@ -38,7 +38,10 @@ describe("real servers over stdio", () => {
       const ws = new Workspace();
       const env = c.env?.(ws) ?? {};
       const envArgs = Object.entries(env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-      const add = runCli(["add", c.name, ...envArgs, "--", ...c.argv(ws)], { cwd: ws.dir });
+      // Tools only: the dump below is a tools/list dump (the surface has its own test).
+      const add = runCli(["add", c.name, "--tools-only", ...envArgs, "--", ...c.argv(ws)], {
+        cwd: ws.dir,
+      });
       assert.equal(add.code, 0, add.stderr);
       assert.match(
         add.stdout,
@@ -104,7 +107,15 @@ describe("real server over Streamable HTTP", () => {
     const secret = "tok_3xQ9vLmP2rT8wZ5k";
     const env = { MCP_TOKEN: secret };
     const add = runCli(
-      ["add", "everything", "--url", server.url, "--header", "Authorization: Bearer ${MCP_TOKEN}"],
+      [
+        "add",
+        "everything",
+        "--tools-only",
+        "--url",
+        server.url,
+        "--header",
+        "Authorization: Bearer ${MCP_TOKEN}",
+      ],
       {
         cwd: ws.dir,
         env,
@@ -244,9 +255,12 @@ describe("secrets never reach the lock", () => {
     servers.push(server);
     // Not shaped like a credential, so add reads with it (a literal that looks like one may be refused).
     const literal = "literal-trace-value-7";
-    const add = runCli(["add", "remote", "--url", server.url, "--header", `X-Trace: ${literal}`], {
-      cwd: ws.dir,
-    });
+    const add = runCli(
+      ["add", "remote", "--tools-only", "--url", server.url, "--header", `X-Trace: ${literal}`],
+      {
+        cwd: ws.dir,
+      },
+    );
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stdout, /^pinned remote \(http .*\): 4 tools, sha256:/);
     assert.match(

@@ -38,6 +38,7 @@ describe("the environment of a stdio server", () => {
       [
         "add",
         "reporter",
+        "--tools-only",
         "--env",
         "API_KEY=${UPSTREAM_API_KEY}",
         "--env",
@@ -102,6 +103,7 @@ describe("the environment of a stdio server", () => {
       [
         "add",
         "reporter",
+        "--tools-only",
         "--env",
         "API_KEY=${UPSTREAM_API_KEY}",
         "--",

@@ -53,11 +53,13 @@ async function wireHttp(mode: string, bytes?: number): Promise<string> {
 }
 
 function addHttp(ws: Workspace, url: string, ...extra: string[]) {
-  return runCli(["add", "remote", "--url", url, ...extra], { cwd: ws.dir });
+  return runCli(["add", "remote", "--tools-only", "--url", url, ...extra], { cwd: ws.dir });
 }
 
 function addStdio(ws: Workspace, mode: string) {
-  return runCli(["add", "fake", "--", process.execPath, WIRE_STDIO, mode], { cwd: ws.dir });
+  return runCli(["add", "fake", "--tools-only", "--", process.execPath, WIRE_STDIO, mode], {
+    cwd: ws.dir,
+  });
 }
 
 /** Asserts exit 1 with one line on stderr for server `name`, matching `reason`. */
@@ -93,14 +95,18 @@ describe("a message larger than the limit", () => {
     };
     const expected = pythonDigest(ws.dump("expected.json", [tool])) as { digest: string };
     assert.equal(ws.lockJson().servers["remote"]!["digest"], expected.digest);
-    const over = runCli(["add", "other", "--url", await wireHttp("json-big-chunked", MIB + 1)], {
-      cwd: ws.dir,
-    });
+    const over = runCli(
+      ["add", "other", "--tools-only", "--url", await wireHttp("json-big-chunked", MIB + 1)],
+      {
+        cwd: ws.dir,
+      },
+    );
     assert.equal(over.code, 0, "the default limit is 64 MiB");
     const refused = runCli(
       [
         "add",
         "third",
+        "--tools-only",
         "--url",
         await wireHttp("json-big-chunked", MIB + 1),
         "--max-message-mib",
@@ -191,7 +197,7 @@ describe("a message larger than the limit", () => {
   it("by default 64 MiB: a body one byte over, without a Content-Length, fails quickly in bounded memory", async () => {
     const ws = workspace();
     const url = await wireHttp("json-big-chunked", 64 * MIB + 1);
-    const run = startCli(["add", "remote", "--url", url], { cwd: ws.dir });
+    const run = startCli(["add", "remote", "--tools-only", "--url", url], { cwd: ws.dir });
     const started = Date.now();
     // VmHWM is the process's peak resident memory so far; the last reading is its peak.
     let peakKib = 0;

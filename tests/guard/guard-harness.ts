@@ -132,12 +132,22 @@ const ANY = {
 };
 
 /** Every tools/list page, as served, through the official client. */
-export async function allPages(client: Client): Promise<unknown[]> {
+export function allPages(client: Client): Promise<unknown[]> {
+  return listPages(client, "tools/list");
+}
+
+/** One request through the official client, its result as served (no schema, no cache). */
+export async function rawRequest(client: Client, method: string, params: object): Promise<Loose> {
+  return (await client.request({ method, params } as never, ANY)) as Loose;
+}
+
+/** Every page of a list (tools/list, prompts/list, ...), as served, through the official client. */
+export async function listPages(client: Client, method: string): Promise<unknown[]> {
   const pages: unknown[] = [];
   let cursor: string | undefined;
   do {
     const page = (await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      { method, params: cursor === undefined ? {} : { cursor } } as never,
       ANY,
     )) as { nextCursor?: string };
     pages.push(page);

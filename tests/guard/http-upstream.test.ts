@@ -65,7 +65,11 @@ describe("a server pinned over HTTP, through the guard", () => {
       without,
       JSON.stringify({
         ...pinned,
-        servers: { evh: { ...pinned.servers.evh, ...(pythonDigest(dump) as object) } },
+        contractpin: "1",
+        // Its tools only (this test's subject): the tools-only digests replace the surface's.
+        servers: {
+          evh: { ...pinned.servers.evh, surface: undefined, ...(pythonDigest(dump) as object) },
+        },
       }),
     );
     const { client, stderr } = await viaGuard(without, "evh");

@@ -208,7 +208,11 @@ describe("server-everything's own requests through the guard, with the official 
       asked[1]!.map((line) => line.split(":")[0]),
       ["sampling", "elicitation"],
     );
-    assert.equal(guarded.stderr(), "");
+    // The lock pins only tools (this test's subject): one line says what else is withheld.
+    assert.match(
+      guarded.stderr(),
+      /^contractpin: guard: server everything: removed its instructions from the handshake's result: unpinned \(the lock pins only its tools, .*`contractpin update` pins them\)\n$/,
+    );
   });
 });
 

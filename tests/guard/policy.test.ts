@@ -3,7 +3,7 @@
 // that passes admitted tools on as the exact text served.
 import { describe, it } from "node:test";
 import { checkTools, isContractpinError, parseJson, type JsonValue } from "../../src/index.js";
-import { spliceTools } from "../../src/guard/rewrite.js";
+import { removeResultMember, spliceItems } from "../../src/guard/rewrite.js";
 import { tempDir } from "../helpers/cleanup.js";
 import { assert, digestsOf } from "./guard-harness.js";
 
@@ -71,7 +71,7 @@ describe("checkTools", () => {
   });
 });
 
-describe("spliceTools", () => {
+describe("spliceItems", () => {
   it("keeps the admitted tools' text and every byte around the array", () => {
     const t1 =
       '{"name":"x","description":"has ] and } and \\" and \\\\","inputSchema":{"a":[1,{"b":"]"}]}}';
@@ -81,11 +81,11 @@ describe("spliceTools", () => {
     const message = parseJson(raw) as { result: { tools: JsonValue[] } };
     const served = message.result.tools;
     assert.equal(
-      spliceTools(raw, served, [served[0]!, served[2]!]),
+      spliceItems(raw, "tools", served, [served[0]!, served[2]!], "tools/list"),
       `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"tools":[]},"tools":[${t1},${t3}],"nextCursor":"n\\"]"}}`,
     );
     assert.equal(
-      spliceTools(raw, served, []),
+      spliceItems(raw, "tools", served, [], "tools/list"),
       `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"tools":[]},"tools":[],"nextCursor":"n\\"]"}}`,
     );
   });
@@ -94,8 +94,27 @@ describe("spliceTools", () => {
     const raw = '{"result":{"\\u0074ools":[{"name":"a"},{"name":"b"}]}}';
     const served = (parseJson(raw) as { result: { tools: JsonValue[] } }).result.tools;
     assert.equal(
-      spliceTools(raw, served, [served[1]!]),
+      spliceItems(raw, "tools", served, [served[1]!], "tools/list"),
       '{"result":{"\\u0074ools":[{"name":"b"}]}}',
     );
+  });
+});
+
+describe("removeResultMember", () => {
+  it("cuts one member of the result out, every other byte unchanged, wherever it stands", () => {
+    const id = '"id":1.0';
+    const cases: [string, string][] = [
+      [
+        `{${id},"result":{"a":1, "instructions" : "x\\"}" ,"b":[2]}}`,
+        `{${id},"result":{"a":1, "b":[2]}}`,
+      ],
+      [`{${id},"result":{"a":1,"instructions":"x"}}`, `{${id},"result":{"a":1}}`],
+      [`{${id},"result":{"instructions":{"n":"}"}}}`, `{${id},"result":{}}`],
+      [`{${id},"result":{"a":"instructions"}}`, `{${id},"result":{"a":"instructions"}}`],
+    ];
+    for (const [raw, want] of cases) {
+      assert.equal(removeResultMember(raw, "instructions"), want);
+      JSON.parse(want);
+    }
   });
 });

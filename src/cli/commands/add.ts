@@ -24,6 +24,9 @@ import {
   repeatCount,
   REPEAT_HELP,
   REPEAT_OPTIONS,
+  SURFACE_HELP,
+  SURFACE_OPTIONS,
+  surfaceRequest,
   lockPath,
   warner,
 } from "../common.js";
@@ -56,6 +59,7 @@ Options:
   --cwd DIR            working directory of a stdio server
 ${AUTH_HELP}
 ${REPEAT_HELP}
+${SURFACE_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -81,6 +85,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (name === undefined || name === "") throw usage("add needs a server NAME");
   const { ctx } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
+  const surface = surfaceRequest(values);
+  if (surface !== undefined) ctx.surface = surface;
   const given = [values.file, values.url, dashes === -1 ? undefined : command].filter(
     (x) => x !== undefined,
   );
@@ -133,13 +139,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const { digests, contracts } = await readStable(name, source, ctx, repeat);
+  const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
   if (values["no-snapshot"] !== true) {
-    const pinned = new Map([[name, { server: digests, contracts }]]);
+    const pinned = new Map([
+      [name, { server: digests, contracts, ...(surfaceContracts ? { surfaceContracts } : {}) }],
+    ]);
     await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),
@@ -170,6 +178,7 @@ const ADD_OPTIONS = {
   ...READ_OPTIONS,
   ...SNAPSHOT_OPTIONS,
   ...REPEAT_OPTIONS,
+  ...SURFACE_OPTIONS,
   file: { type: "string" },
   url: { type: "string" },
   header: { type: "string", multiple: true },

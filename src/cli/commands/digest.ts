@@ -1,6 +1,8 @@
 import { digestTools } from "../../core/digest.js";
 import { prettyJson } from "../../core/pretty-json.js";
 import { parseJson } from "../../core/strict-json.js";
+import { isSurfaceDump, surfaceFromDump } from "../../core/surface/dump.js";
+import { digestSurface, withSurfaceDigests } from "../../core/surface/surface.js";
 import { toolsFromDump } from "../../core/tools-list.js";
 import { readInput } from "../../io/read-input.js";
 import { parseCommandArgs } from "../args.js";
@@ -35,8 +37,15 @@ export async function run(args: string[], io: Io): Promise<number> {
     { json: { type: "boolean" } },
     1,
   );
-  const tools = toolsFromDump(parseJson(await readInput(positionals[0] ?? "-")));
-  const digests = digestTools(tools);
+  const dump = parseJson(await readInput(positionals[0] ?? "-"));
+  // A surface dump (SPEC.md 10.3) gives the lock's whole server object, surface included.
+  let digests;
+  if (isSurfaceDump(dump)) {
+    const read = surfaceFromDump(dump);
+    digests = withSurfaceDigests(digestTools(read.tools), digestSurface(read.surface).digests);
+  } else {
+    digests = digestTools(toolsFromDump(dump));
+  }
   if (values.json) {
     // Data, as verify --json is: parseable under GitHub Actions (no
     // stop-commands markers), and no tool name in it can form a command.

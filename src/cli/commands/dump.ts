@@ -17,6 +17,10 @@ Prints a server's tools/list pages exactly as served: a JSON array holding the
 bytes of each page's JSON-RPC response as the server sent them, one page per
 line. 'contractpin digest', 'add --file' and a lock's file transport read it
 back to the same digests as the live server. Nothing is written to the lock.
+With --surface (the default for a NAME whose pin covers more than tools), a
+surface dump instead (SPEC.md 10.3): the initialize result and the pages of
+every list the server advertises, each as sent, so that 'add --file' of it
+pins the whole surface.
 
 Server (exactly one):
   NAME                 a server of the lock, read as verify reads it (its
@@ -34,6 +38,8 @@ Options:
   --lock PATH          the lock that defines NAME (default: contractpin.lock here,
                        or the nearest one above it within the git repository)
   --output FILE        write the dump to FILE (atomically) instead of stdout
+  --surface            dump instructions, prompts and resource templates too
+  --resources          with --surface: resources too
   --timeout SECONDS    give up on the server after this long (default 30)
   --max-message-mib N  refuse a server message larger than N MiB (default 64)
   --oauth-state-out FILE  where a rotated refresh token is written (see verify --help)
@@ -61,6 +67,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       env: { type: "string", multiple: true },
       cwd: { type: "string" },
       output: { type: "string" },
+      surface: { type: "boolean" },
+      resources: { type: "boolean" },
     },
     Infinity,
   );
@@ -101,6 +109,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     source = lock.servers[name]!;
     label = name;
+    // A server pinned with its surface is dumped whole, resources as pinned.
+    const pinned = lock.servers[name]!.surface;
+    if (pinned !== undefined) {
+      values.surface = true;
+      if (pinned.resources !== undefined) values.resources = true;
+    }
     anchor = lockFile;
   } else if (values.url !== undefined) {
     checkUrl(values.url, usage);
@@ -128,6 +142,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw usage("--header applies only to --url");
 
   const { ctx } = readContext(anchor, values, io);
+  if (values.resources === true && values.surface !== true)
+    throw usage("--resources applies only with --surface");
+  if (values.surface === true) ctx.surface = { resources: values.resources === true };
   const dump = await readDump(label, source, ctx, literals);
   if (values.output === undefined) {
     if (io.data === undefined) await io.out(dump);

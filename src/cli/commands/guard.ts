@@ -26,6 +26,18 @@ relays every message both ways, ids and bytes unchanged, except:
     again, then forwards it (and advertises tools.listChanged to the client).
     Under protocol 2026-07-28 it arrives on subscriptions/listen streams, and
     the guard opens one of its own, so it hears changes whatever the client does
+  - the initialize (server/discover) result: instructions that are not what
+    the lock pins are removed, so the model never reads them (one line)
+  - prompts/list and resources/templates/list (and resources/list when the
+    lock pins resources, add --resources): checked and withheld as tools are;
+    prompts/get of a prompt not admitted is refused as a tool's call; with
+    resources pinned, so is resources/read of a URI the server lists and the
+    guard withheld (a URI it does not list, one a template makes, is read).
+    notifications/prompts/list_changed and resources/list_changed: as tools'
+  - a lock entry that pins only tools (a version 1 lock, --tools-only): the
+    guard cannot check the rest, so it removes the instructions and withholds
+    every prompt and template (resources are relayed); one line says that
+    'contractpin update' pins them
 A server behind OAuth is read with verify's credential: the stored login of
 'contractpin login NAME', or the lock's auth member (client_credentials, a
 refresh token from a variable), sent to the pinned server only; never a
@@ -33,17 +45,20 @@ browser. A lock that cannot be read, a server not in it, a server that cannot
 be started, or one whose credential is missing or refused (one stderr line
 naming the command to run) gives the client errors, never unchecked tools. The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
-Every withheld tool, refused call and dropped message is one line on stderr.
+Every withheld tool, prompt, template, resource or instructions, refused
+call and dropped message is one line on stderr.
 
 Options:
-  --allow-new          admit tools the lock does not pin
-  --on-drift MODE      withhold (default): drop the tools that do not match;
-                       block: answer the whole tools/list with an error
-  --log FILE           also append one JSON line per withheld tool, refused call
-                       or dropped message
+  --allow-new          admit tools, prompts, templates and resources the lock
+                       does not pin (never instructions)
+  --on-drift MODE      withhold (default): drop the items that do not match;
+                       block: answer the whole list (tools/list, prompts/list,
+                       ...) with an error
+  --log FILE           also append one JSON line per withheld item, removed
+                       instructions, refused call or dropped message
 ${LOCK_HELP}
   --timeout SECONDS    how long the guard waits for each page of its own
-                       tools/list requests (default 30)
+                       list requests (default 30)
   --max-message-mib N  refuse a message larger than N MiB (default 64); with
                        --listen, also a request body (HTTP 413)
   --oauth-state-out FILE  where a refresh token that the authorization server

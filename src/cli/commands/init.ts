@@ -19,6 +19,9 @@ import {
   repeatCount,
   REPEAT_HELP,
   REPEAT_OPTIONS,
+  SURFACE_HELP,
+  SURFACE_OPTIONS,
+  surfaceRequest,
   lockPath,
   warner,
 } from "../common.js";
@@ -63,6 +66,7 @@ Options:
   --user               also discover the user-level configs
   --force              overwrite an existing lock
 ${REPEAT_HELP}
+${SURFACE_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -87,6 +91,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...READ_OPTIONS,
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
+      ...SURFACE_OPTIONS,
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
@@ -97,6 +102,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
+  const surface = surfaceRequest(values);
+  if (surface !== undefined) ctx.surface = surface;
   const previous = await readLockIfExists(lockFile);
   if (previous !== undefined && values.force !== true) {
     throw new ContractpinError(

@@ -18,6 +18,9 @@ import {
   repeatCount,
   REPEAT_HELP,
   REPEAT_OPTIONS,
+  SURFACE_HELP,
+  SURFACE_OPTIONS,
+  surfaceRequest,
   lockPath,
   warner,
 } from "../common.js";
@@ -38,6 +41,7 @@ written (exit 1).
 
 Options:
 ${REPEAT_HELP}
+${SURFACE_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -61,6 +65,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...READ_OPTIONS,
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
+      ...SURFACE_OPTIONS,
       json: { type: "boolean" },
     },
     Infinity,
@@ -68,6 +73,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const lockFile = await lockPath(values, io);
   const { ctx, concurrency } = readContext(lockFile, values, io);
   const repeat = repeatCount(values);
+  const surface = surfaceRequest(values);
+  if (surface !== undefined) ctx.surface = surface;
   const previous = await readLock(lockFile);
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();

@@ -155,8 +155,20 @@ export async function run(args: string[], io: Io): Promise<number> {
   // The verdict is decided: what follows only explains it. A clean run loads
   // none of the classifiers and never reads the snapshots.
   const moved = findings.some(
-    (f) => f.status === "unreachable" || f.tools.some((t) => t.status !== "unchanged"),
+    (f) =>
+      f.status === "unreachable" ||
+      f.tools.some((t) => t.status !== "unchanged") ||
+      (f.surface ?? []).some((p) => p.status !== "unchanged"),
   );
+  // Said once: a server pinned on its tools only that serves more (SPEC.md 10.6).
+  const more = verified
+    .filter((v) => v.servesMore === true)
+    .map((v) => displayName(v.finding.name));
+  if (more.length > 0) {
+    await io.err(
+      `contractpin: note: ${more.length === 1 ? "server" : "servers"} ${more.join(", ")} ${more.length === 1 ? "serves" : "serve"} instructions, prompts or resources that the lock does not pin (it pins ${more.length === 1 ? "its" : "their"} tools only); pin them with: contractpin update${lockWords(values.lock)}\n`,
+    );
+  }
   const explained = moved
     ? await (
         await import("../../engine/explain.js")

@@ -77,6 +77,15 @@ export function renderVerifyJson(
             findings: detail === undefined ? undefined : detail.findings.map(findingJson),
           };
         }),
+        // SPEC.md 10.6: a server that pins its surface; a new member only.
+        surface: server.surface?.map((f) => ({
+          part: f.part,
+          key: f.key,
+          status: f.status,
+          pinned: f.pinned,
+          live: f.live,
+          changed_fields: f.fields,
+        })),
       };
     }),
   };

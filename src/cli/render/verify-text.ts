@@ -9,6 +9,7 @@ import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
 import { displayName, style, type Style } from "./style.js";
+import { surfaceLines } from "./surface-text.js";
 
 const TOOL_LABEL: Record<ToolFinding["status"], string> = {
   unchanged: "unchanged",
@@ -113,6 +114,7 @@ export function serverLines(
     lines.push(line);
     if (detail !== undefined) for (const l of toolBlock(tool.status, detail, s)) lines.push(l);
   }
+  for (const l of surfaceLines(server, explained?.surface, verbose, s)) lines.push(l);
   return lines;
 }
 

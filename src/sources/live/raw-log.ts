@@ -19,6 +19,21 @@ const QUOTE_CHARS = 100;
 const ID_CHARS = 40;
 
 /**
+ * The requests whose responses are kept, raw, for what is pinned: the lists
+ * and the initialize / server/discover result (its capabilities and
+ * instructions). Both handshakes are kept under one name, "initialize": the
+ * one sent last is the one the session stands on.
+ */
+const CAPTURED: Record<string, string> = {
+  initialize: "initialize",
+  "server/discover": "initialize",
+  "tools/list": "tools/list",
+  "prompts/list": "prompts/list",
+  "resources/templates/list": "resources/templates/list",
+  "resources/list": "resources/list",
+};
+
+/**
  * The server's messages as our strict parser read them from the wire, so that
  * tools reach the digest exactly as served: the MCP library's own parse
  * (JSON.parse, then zod) never decides what is pinned. Only responses to
@@ -38,10 +53,12 @@ export class RawLog {
   /** The highest number among those ids, -1 before the first. */
   private highestSent = -1;
   private readonly answered = new Set<string>();
-  private readonly toolsList = new Map<string, JsonObject>();
-  /** The bytes each tools/list response was parsed from; undefined for one inside a JSON batch. */
-  private readonly toolsListBytes = new Map<string, Uint8Array | undefined>();
-  private lastToolsListKey: string | undefined;
+  /** Captured responses (see CAPTURED), by request id key. */
+  private readonly captured = new Map<string, JsonObject>();
+  /** The bytes each captured response was parsed from; undefined for one inside a JSON batch. */
+  private readonly capturedBytes = new Map<string, Uint8Array | undefined>();
+  /** The id key of the latest request of each captured kind. */
+  private readonly lastKey = new Map<string, string>();
   private failure: Error | undefined;
   private waiters: (() => void)[] = [];
   private lineWarnings = 0;
@@ -122,10 +139,10 @@ export class RawLog {
         return undefined;
       }
       this.answered.add(key);
-      if (method === "tools/list") {
-        this.toolsList.set(key, m);
+      if (Object.hasOwn(CAPTURED, method)) {
+        this.captured.set(key, m);
         // A copy: a stdio line may be a view of a buffer that is reused.
-        this.toolsListBytes.set(
+        this.capturedBytes.set(
           key,
           Array.isArray(message)
             ? undefined
@@ -154,22 +171,30 @@ export class RawLog {
         this.requestIds.length = 0;
         this.highestSent = -1;
         this.answered.clear();
-        this.toolsList.clear();
-        this.toolsListBytes.clear();
-        this.lastToolsListKey = undefined;
+        this.captured.clear();
+        this.capturedBytes.clear();
+        this.lastKey.clear();
       }
       this.requests.set(key, r.method);
       this.requestIds.push(r.id);
       if (typeof r.id === "number" && r.id > this.highestSent) this.highestSent = r.id;
-      if (r.method === "tools/list") this.lastToolsListKey = key;
+      if (Object.hasOwn(CAPTURED, r.method)) this.lastKey.set(CAPTURED[r.method]!, key);
     }
   }
 
   /** The raw response to the latest tools/list request, if it arrived. */
   lastToolsListResponse(): JsonObject | undefined {
-    return this.lastToolsListKey === undefined
-      ? undefined
-      : this.toolsList.get(this.lastToolsListKey);
+    return this.lastResponse("tools/list");
+  }
+
+  /**
+   * The raw response to the latest request of a captured kind (a list
+   * method, or "initialize" for the latest initialize or server/discover),
+   * if it arrived.
+   */
+  lastResponse(method: string): JsonObject | undefined {
+    const key = this.lastKey.get(method);
+    return key === undefined ? undefined : this.captured.get(key);
   }
 
   /**
@@ -179,9 +204,13 @@ export class RawLog {
    * inside a JSON batch, whose other members are no part of it.
    */
   lastToolsListBytes(): Uint8Array | undefined {
-    return this.lastToolsListKey === undefined
-      ? undefined
-      : this.toolsListBytes.get(this.lastToolsListKey);
+    return this.lastBytes("tools/list");
+  }
+
+  /** {@link lastToolsListBytes} for any captured kind. */
+  lastBytes(method: string): Uint8Array | undefined {
+    const key = this.lastKey.get(method);
+    return key === undefined ? undefined : this.capturedBytes.get(key);
   }
 
   /**
@@ -189,10 +218,15 @@ export class RawLog {
    * it: over HTTP the library and the tap read two copies of one stream, and
    * the library may finish its copy first.
    */
-  async awaitToolsListResponse(ms: number): Promise<JsonObject | undefined> {
+  awaitToolsListResponse(ms: number): Promise<JsonObject | undefined> {
+    return this.awaitResponse("tools/list", ms);
+  }
+
+  /** {@link awaitToolsListResponse} for any captured kind. */
+  async awaitResponse(method: string, ms: number): Promise<JsonObject | undefined> {
     const deadline = Date.now() + ms;
     for (;;) {
-      const found = this.lastToolsListResponse();
+      const found = this.lastResponse(method);
       if (found !== undefined || this.failure !== undefined || Date.now() >= deadline) return found;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));

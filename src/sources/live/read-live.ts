@@ -13,7 +13,7 @@ import type { HttpSource, StdioSource } from "../../core/server-source.js";
 import { httpTarget } from "./http-target.js";
 import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
-import type { ReadContext } from "../read-tools.js";
+import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { silentRunnerHint } from "./runner-hint.js";
@@ -21,6 +21,7 @@ import { tapFetch } from "./http-tap.js";
 import { sameOriginFetch } from "./same-origin-fetch.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
+import { readSurface, servesMore } from "./read-surface.js";
 import { INHERITED_ENV, RUNNER_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
 
@@ -47,6 +48,19 @@ export async function readLiveTools(
   source: StdioSource | HttpSource,
   ctx: ReadContext,
 ): Promise<JsonValue[]> {
+  const { surface: _ignored, ...toolsOnly } = ctx;
+  return (await readLiveServer(source, toolsOnly)).tools;
+}
+
+/**
+ * {@link readLiveTools}, and with `ctx.surface` the server's instructions and
+ * the lists it advertises (SPEC.md 10.1), read on the same connection within
+ * the same deadline, from the raw responses.
+ */
+export async function readLiveServer(
+  source: StdioSource | HttpSource,
+  ctx: ReadContext,
+): Promise<ServerRead> {
   const endsAt = performance.now() + ctx.timeoutMs;
   const pastDeadline = () => performance.now() >= endsAt;
   const deadline = AbortSignal.timeout(ctx.timeoutMs);
@@ -82,12 +96,12 @@ export async function readLiveTools(
     return t;
   };
   try {
-    const tools = await Promise.race([
+    const read = await Promise.race([
       readWith(source, ctx, log, stop.signal, track, { endsAt, pastDeadline }),
       stopped,
     ]);
     if (pastDeadline()) throw new Error("the read ended after the deadline");
-    return tools;
+    return read;
   } catch (err) {
     // The server as last started: a retried server's stderr is shown once.
     const stdio = transports.findLast((t): t is StdioTransport => t instanceof StdioTransport);
@@ -173,7 +187,7 @@ async function readWith(
   signal: AbortSignal,
   track: <T extends Transport>(t: T) => T,
   deadline: Deadline,
-): Promise<JsonValue[]> {
+): Promise<ServerRead> {
   const version = packageVersion();
   let session;
   try {
@@ -210,14 +224,20 @@ async function readWith(
       throw err;
     }
   }
-  return listTools(
+  const tools = await listTools(
     session.client,
     log,
     signal,
     ctx.timeoutMs,
     deadline.pastDeadline,
-    ctx.onToolsListPage,
+    (bytes) => {
+      ctx.onToolsListPage?.(bytes);
+      ctx.onRawResponse?.("tools/list", bytes);
+    },
   );
+  if (ctx.surface === undefined) return { tools, servesMore: servesMore(log) };
+  const surface = await readSurface(session.client, log, ctx, signal, deadline.pastDeadline);
+  return { tools, surface };
 }
 
 function stdioFactory(

@@ -1,7 +1,7 @@
 import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
-import { pageOf } from "../../core/tools-list.js";
+import { itemsPage } from "../../core/tools-list.js";
 import type { ReadContext } from "../read-tools.js";
 import type { RawLog } from "./raw-log.js";
 
@@ -89,13 +89,10 @@ export async function connect(
 
 /**
  * Pages through tools/list to the end and returns every tool exactly as the
- * strict parser read it off the wire. Stops with an error on a repeated
- * cursor, past MAX_PAGES, or at the server's deadline: when `signal` fires, or
- * when `pastDeadline` says a page was finished too late (a long synchronous
- * parse holds the timer that fires `signal`). `onPage` receives the raw
- * bytes of each page as it is accepted (RawLog.lastToolsListBytes).
+ * strict parser read it off the wire (see {@link listPages}). `onPage`
+ * receives the raw bytes of each page as it is accepted.
  */
-export async function listTools(
+export function listTools(
   client: Client,
   log: RawLog,
   signal: AbortSignal,
@@ -103,41 +100,60 @@ export async function listTools(
   pastDeadline: () => boolean = () => false,
   onPage?: ReadContext["onToolsListPage"],
 ): Promise<JsonValue[]> {
-  const tools: JsonValue[] = [];
+  return listPages(client, log, "tools/list", "tools", signal, timeoutMs, pastDeadline, onPage);
+}
+
+/**
+ * Pages through a list method (tools/list, prompts/list, ...) to the end and
+ * returns every item of `member` exactly as the strict parser read it off
+ * the wire. Stops with an error on a repeated cursor, past MAX_PAGES, or at
+ * the server's deadline: when `signal` fires, or when `pastDeadline` says a
+ * page was finished too late (a long synchronous parse holds the timer that
+ * fires `signal`). `onPage` receives the raw bytes of each page as it is
+ * accepted (RawLog.lastBytes).
+ */
+export async function listPages(
+  client: Client,
+  log: RawLog,
+  method: string,
+  member: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  pastDeadline: () => boolean = () => false,
+  onPage?: (bytes: Uint8Array | undefined) => void,
+): Promise<JsonValue[]> {
+  const items: JsonValue[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) {
       throw new ContractpinError(
         "SERVER_UNREADABLE",
-        `the server's tools/list ran past ${MAX_PAGES} pages`,
+        `the server's ${method} ran past ${MAX_PAGES} pages`,
       );
     }
     const params = cursor === undefined ? {} : { cursor };
     try {
-      await client.request({ method: "tools/list", params }, ANY_RESULT, {
-        signal,
-        timeout: timeoutMs,
-      });
+      await client.request({ method, params }, ANY_RESULT, { signal, timeout: timeoutMs });
     } catch (err) {
       // The 2026-07-28 codec validates results before our schema runs; the raw
       // response still decides. Any other failure stands.
       const invalid = err instanceof SdkError && err.code === "INVALID_RESULT";
       if (log.error !== undefined) throw log.error;
-      if (!invalid || log.lastToolsListResponse() === undefined) throw err;
+      if (!invalid || log.lastResponse(method) === undefined) throw err;
     }
-    const raw = await log.awaitToolsListResponse(1000);
+    const raw = await log.awaitResponse(method, 1000);
     if (log.error !== undefined) throw log.error;
-    if (pastDeadline()) throw new Error(`tools/list page ${page} arrived after the deadline`);
-    if (raw === undefined) throw new Error("the tools/list response was not captured");
-    const result = pageOf(raw, `tools/list page ${page}`, "a tools/list result");
-    onPage?.(log.lastToolsListBytes());
-    for (const tool of result.tools) tools.push(tool);
-    if (result.nextCursor === undefined) return tools;
+    if (pastDeadline()) throw new Error(`${method} page ${page} arrived after the deadline`);
+    if (raw === undefined) throw new Error(`the ${method} response was not captured`);
+    const result = itemsPage(raw, member, `${method} page ${page}`, `a ${method} result`);
+    onPage?.(log.lastBytes(method));
+    for (const item of result.items) items.push(item);
+    if (result.nextCursor === undefined) return items;
     if (seen.has(result.nextCursor)) {
       throw new ContractpinError(
         "SERVER_UNREADABLE",
-        `the server repeated the cursor ${JSON.stringify(result.nextCursor)} on tools/list page ${page}: its pagination never ends`,
+        `the server repeated the cursor ${JSON.stringify(result.nextCursor)} on ${method} page ${page}: its pagination never ends`,
       );
     }
     seen.add(result.nextCursor);

@@ -1,0 +1,105 @@
+import type { ServerFinding, ToolStatus } from "../../core/compare.js";
+import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
+import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import type { JsonValue } from "../../core/json-value.js";
+import {
+  surfaceKey,
+  type SurfaceExplained,
+  type SurfaceFinding,
+} from "../../core/surface/compare-surface.js";
+import { kindById } from "../../core/surface/kinds.js";
+import { visibleText } from "../../core/visible-text.js";
+import { displayName, type Style } from "./style.js";
+
+const LABEL: Record<ToolStatus, string> = {
+  unchanged: "unchanged",
+  drifted: "DRIFTED",
+  added: "ADDED",
+  removed: "REMOVED",
+};
+
+/**
+ * The lines of a server's surface findings (SPEC.md 10.6), after its tools:
+ * one per part that is not unchanged (every part with `verbose`), then what
+ * changed: a word diff of instructions and descriptions, JSON Pointer lines
+ * for the other members. Server text goes through visibleText / displayName.
+ */
+export function surfaceLines(
+  server: ServerFinding,
+  explained: ReadonlyMap<string, SurfaceExplained> | undefined,
+  verbose: boolean,
+  s: Style,
+): string[] {
+  const lines: string[] = [];
+  for (const f of server.surface ?? []) {
+    if (f.status === "unchanged" && !verbose) continue;
+    const label = LABEL[f.status].padEnd(9);
+    const painted =
+      f.status === "unchanged"
+        ? s.dim(label)
+        : f.status === "added" && server.status === "ok"
+          ? s.yellow(label)
+          : s.red(label);
+    let line = `  ${painted}  ${what(f)}`;
+    if (f.status === "drifted" && f.fields !== undefined)
+      line += `  changed: ${f.fields.length > 0 ? f.fields.join(", ") : "fields unknown"}`;
+    if (f.status === "added" && server.status === "ok") line += s.dim("  (allowed by --allow-new)");
+    lines.push(line);
+    const detail = explained?.get(surfaceKey(f));
+    if (detail !== undefined) for (const l of changeLines(f, detail)) lines.push(l);
+  }
+  return lines;
+}
+
+function what(f: SurfaceFinding): string {
+  if (f.part === "instructions") return "instructions";
+  const kind = kindById(f.part);
+  if (f.key === undefined) {
+    return f.status === "added"
+      ? `${kind.method} (the server now advertises ${kind.capability})`
+      : `${kind.method} (the server no longer advertises ${kind.capability})`;
+  }
+  return `${kind.noun} ${displayName(f.key)}`;
+}
+
+function changeLines(f: SurfaceFinding, { before, after }: SurfaceExplained): string[] {
+  const lines: string[] = [];
+  if (f.part === "instructions") {
+    if (before !== undefined && after !== undefined) pushText(lines, "    ", before, after);
+    else if (after !== undefined) pushWhole(lines, "    ", after);
+    return lines;
+  }
+  if (before === undefined || after === undefined) {
+    if (f.status === "added" && after !== undefined) pushWhole(lines, "    ", after);
+    return lines;
+  }
+  const b = before as Record<string, JsonValue>;
+  const a = after as Record<string, JsonValue>;
+  for (const member of kindById(f.part).fields) {
+    const x = Object.hasOwn(b, member) ? b[member] : undefined;
+    const y = Object.hasOwn(a, member) ? a[member] : undefined;
+    if (member === "description" && x !== undefined && y !== undefined) {
+      if (diffJson(x, y).length === 0) continue;
+      lines.push("    description:");
+      pushText(lines, "      ", x, y);
+      continue;
+    }
+    for (const change of diffJson(x, y, `/${member}`))
+      lines.push(`    ${renderJsonChange(change)}`);
+  }
+  return lines;
+}
+
+function pushText(lines: string[], indent: string, before: JsonValue, after: JsonValue): void {
+  const text =
+    typeof before === "string" && typeof after === "string"
+      ? renderWordDiff(diffWords(before, after))
+      : `${renderJsonValue(before)} -> ${renderJsonValue(after)}`;
+  for (const l of text.split("\n")) lines.push(`${indent}${l}`);
+}
+
+function pushWhole(lines: string[], indent: string, value: JsonValue): void {
+  const text =
+    typeof value === "string" ? visibleText(value, { multiline: true }) : renderJsonValue(value);
+  for (const l of text.split("\n")) lines.push(`${indent}${l}`);
+}

@@ -1,0 +1,75 @@
+import type { Digest } from "./digest.js";
+import { ContractpinError, type LockErrorCode } from "./errors.js";
+import { getMember, isJsonObject, pathKey, type JsonObject, type JsonValue } from "./json-value.js";
+
+// The checks every part of the lock's validation shares (lock.ts, lock-surface.ts).
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** Shared lock check. */
+export function object(value: JsonValue | undefined, where: string): JsonObject {
+  if (!isJsonObject(value))
+    corrupt(where, value === undefined ? "is missing" : "must be an object");
+  return value;
+}
+
+/** Shared lock check. */
+export function onlyKeys(obj: JsonObject, where: string, allowed: string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key))
+      corrupt(where === "" ? key : pathKey(where, key), "is not a key this lock format has");
+  }
+}
+
+/** Shared lock check. */
+export function digestAt(value: JsonValue | undefined, where: string): Digest {
+  if (typeof value !== "string" || !DIGEST.test(value)) {
+    corrupt(where, 'must be "sha256:" followed by 64 lowercase hex digits');
+  }
+  return value as Digest;
+}
+
+/** Shared lock check. */
+export function corrupt(where: string, problem: string): never {
+  fail("LOCK_CORRUPT", `lock is corrupt: ${where} ${problem}`);
+}
+
+/** Shared lock check. */
+export function fail(code: LockErrorCode, message: string): never {
+  throw new ContractpinError(code, message);
+}
+
+/** Shared lock check. */
+export function isDigest(value: JsonValue | undefined): boolean {
+  return typeof value === "string" && value.length === 71 && DIGEST.test(value);
+}
+
+// A lock holds every tool's (and item's) digests: the JSON path of each value is built only
+// when a value is wrong, so that a valid lock is checked without making them.
+export function validateDigests(
+  value: JsonValue,
+  where: () => string,
+  allowed: readonly string[],
+): { digest: Digest; fields: Record<string, Digest> } {
+  if (!isJsonObject(value)) object(value, where());
+  const tool = value as JsonObject;
+  for (const key of Object.keys(tool)) {
+    if (key !== "digest" && key !== "fields") onlyKeys(tool, where(), ["digest", "fields"]);
+  }
+  const digest = tool["digest"];
+  if (!isDigest(digest)) digestAt(digest, `${where()}.digest`);
+  const fieldsValue = getMember(tool, "fields");
+  const fields: Record<string, Digest> = {};
+  if (fieldsValue !== undefined) {
+    const record = object(fieldsValue, isJsonObject(fieldsValue) ? "" : `${where()}.fields`);
+    for (const field of Object.keys(record)) {
+      const fieldDigest = record[field];
+      if (!allowed.includes(field)) {
+        corrupt(pathKey(`${where()}.fields`, field), "is not a contract field");
+      }
+      if (!isDigest(fieldDigest)) digestAt(fieldDigest, pathKey(`${where()}.fields`, field));
+      fields[field] = fieldDigest as Digest;
+    }
+  }
+  return { digest: digest as Digest, fields };
+}

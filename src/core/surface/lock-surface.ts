@@ -1,0 +1,58 @@
+import { serverDigest, type Digest } from "../digest.js";
+import { getMember, pathKey, setMember, type JsonValue } from "../json-value.js";
+import { corrupt, digestAt, object, onlyKeys, validateDigests } from "../lock-shape.js";
+import type { ItemDigests, ListDigests } from "./items.js";
+import { SURFACE_KINDS, type SurfaceKind } from "./kinds.js";
+import type { SurfaceDigests } from "./surface.js";
+
+/**
+ * Checks a server's `surface` member (SPEC.md 10.4) as strictly as the rest
+ * of the lock: every kind that is not opt-in present (null or a list),
+ * `resources` only when pinned, no other key, each list's `count` and
+ * `digest` following from its items.
+ *
+ * @throws ContractpinError LOCK_CORRUPT naming the offending key.
+ */
+export function validateSurface(value: JsonValue, where: string): SurfaceDigests {
+  const surface = object(value, where);
+  onlyKeys(surface, where, ["instructions", ...SURFACE_KINDS.map((k) => k.id)]);
+  const instructions = getMember(surface, "instructions");
+  if (instructions === undefined) corrupt(`${where}.instructions`, "is missing (null when none)");
+  const out: SurfaceDigests = {
+    instructions: instructions === null ? null : digestAt(instructions, `${where}.instructions`),
+    prompts: null,
+    resource_templates: null,
+  };
+  for (const kind of SURFACE_KINDS) {
+    const list = getMember(surface, kind.id);
+    if (list === undefined) {
+      if (kind.optIn) continue;
+      corrupt(`${where}.${kind.id}`, "is missing (null when the server does not list them)");
+    }
+    out[kind.id] = list === null ? null : validateList(kind, list, `${where}.${kind.id}`);
+  }
+  return out;
+}
+
+function validateList(kind: SurfaceKind, value: JsonValue, where: string): ListDigests {
+  const list = object(value, where);
+  onlyKeys(list, where, ["count", "digest", "items"]);
+  const items = object(getMember(list, "items"), `${where}.items`);
+  const out: Record<string, ItemDigests> = {};
+  const keys: Record<string, Digest> = {};
+  for (const key of Object.keys(items)) {
+    const item = validateDigests(items[key]!, () => pathKey(`${where}.items`, key), kind.fields);
+    setMember(out, key, item);
+    setMember(keys, key, item.digest);
+  }
+  const count = getMember(list, "count");
+  const actual = Object.keys(items).length;
+  if (typeof count !== "number" || !Number.isInteger(count))
+    corrupt(`${where}.count`, "must be an integer");
+  if (count !== actual) corrupt(`${where}.count`, `is ${count} but it has ${actual} ${kind.noun}s`);
+  const digest = digestAt(getMember(list, "digest"), `${where}.digest`);
+  if (digest !== serverDigest(keys)) {
+    corrupt(`${where}.digest`, `does not match the digest of its ${kind.noun}s' digests`);
+  }
+  return { count, digest, items: out };
+}

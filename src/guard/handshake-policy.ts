@@ -1,0 +1,83 @@
+import { getMember, isJsonObject, type JsonObject } from "../core/json-value.js";
+import type { PinnedServer } from "../core/lock.js";
+import { isPinnedInstructions } from "../core/surface/pinned.js";
+import { instructionsDigest } from "../core/surface/surface.js";
+import type { LockState } from "./lock-state.js";
+import type { MethodPolicy, PolicySession } from "./method-policy.js";
+import { reason } from "./own-requests.js";
+import { advertiseListChanged, removeResultMember } from "./rewrite.js";
+
+/** The locks whose tools-only note was said: once per guard, not per session. */
+const noted = new WeakSet<LockState>();
+
+/**
+ * The policy of the handshake's answer (initialize, or server/discover in
+ * protocol 2026-07-28): it advertises tools' listChanged, so that the
+ * client hears the guard's notifications, and it removes `instructions`
+ * that are not what the lock pins (SPEC.md 10.7), so that the model never
+ * reads unpinned instructions: one event (stderr, --log) says so. A lock
+ * that cannot be read removes them too.
+ */
+export function handshakePolicy(session: PolicySession): MethodPolicy {
+  return { answer: (answer, raw) => checkHandshake(session, answer, raw) };
+}
+
+async function checkHandshake(
+  session: PolicySession,
+  message: JsonObject,
+  raw: string,
+): Promise<string> {
+  const { lock, server, warn, onEvent } = session.options;
+  const result = getMember(message, "result");
+  const instructions = isJsonObject(result) ? getMember(result, "instructions") : undefined;
+  const text = advertiseListChanged(message, raw);
+  let pinned: PinnedServer;
+  try {
+    pinned = await lock.current();
+  } catch (err) {
+    if (instructions === undefined) return text;
+    warn(`server ${server}: removed its instructions: cannot check them: ${reason(err)}`);
+    return removeResultMember(text, "instructions");
+  }
+  if (isPinnedInstructions(pinned, instructions)) {
+    if (isJsonObject(result) && pinned.surface === undefined) noteToolsOnly(session, result);
+    return text;
+  }
+  // A tools-only pin: this event's line says how to pin the rest.
+  if (pinned.surface === undefined) noted.add(lock);
+  const pin = pinned.surface?.instructions ?? null;
+  const live = instructionsDigest(instructions) ?? undefined;
+  onEvent({
+    event: "withheld",
+    server,
+    part: "instructions",
+    ...(pin === null
+      ? { reason: "unpinned" as const }
+      : { reason: "drifted" as const, pinned: pin }),
+    ...(live === undefined ? {} : { live }),
+    ...(pinned.surface === undefined ? { toolsOnly: true as const } : {}),
+  });
+  return removeResultMember(text, "instructions");
+}
+
+/**
+ * A lock entry that pins only tools (a version 1 lock, `--tools-only`)
+ * of a server that serves more: the guard withholds what it cannot check,
+ * and says once how to pin it.
+ */
+function noteToolsOnly(session: PolicySession, result: JsonObject): void {
+  const { lock, server, warn } = session.options;
+  const capabilities = getMember(result, "capabilities");
+  const serves = (name: string) =>
+    isJsonObject(capabilities) &&
+    getMember(capabilities, name) !== undefined &&
+    getMember(capabilities, name) !== null;
+  const instructions = getMember(result, "instructions");
+  if (instructions === undefined && !serves("prompts") && !serves("resources")) return;
+  if (noted.has(lock)) return;
+  noted.add(lock);
+  warn(
+    `server ${server}: the lock pins only its tools, so the guard withholds its instructions, ` +
+      "prompts and resource templates, which it cannot check; `contractpin update` pins them",
+  );
+}

@@ -1,0 +1,94 @@
+import { digestValue } from "../core/digest.js";
+import {
+  getMember,
+  isJsonObject,
+  setMember,
+  type JsonObject,
+  type JsonValue,
+} from "../core/json-value.js";
+import type { SurfaceFinding } from "../core/surface/compare-surface.js";
+import { SURFACE_KINDS, kindById } from "../core/surface/kinds.js";
+import type { SurfaceContracts, SurfaceDigests } from "../core/surface/surface.js";
+
+/**
+ * The surface part of the contract snapshots (SPEC.md 10.9): the member
+ * `surfaces`, by server, `{"instructions": <value>, "prompts": {<name>:
+ * <contract>}, "resource_templates": {...}, "resources": {...}}`. Like the
+ * tools' entries, an entry is used only when its digest, as stored, is the
+ * lock's: it never feeds a digest or a verdict.
+ */
+export type SurfaceSnapshots = Record<string, JsonObject>;
+
+/** One server's surface entry, from the contracts a pin read. */
+export function surfaceEntry(contracts: SurfaceContracts): JsonObject {
+  const entry: JsonObject = {};
+  if (contracts.instructions !== undefined) entry["instructions"] = contracts.instructions;
+  for (const kind of SURFACE_KINDS) {
+    const items = contracts[kind.id];
+    if (items === undefined) continue;
+    const byKey: JsonObject = {};
+    for (const item of items) setMember(byKey, item[kind.key] as string, item);
+    entry[kind.id] = byKey;
+  }
+  return entry;
+}
+
+/** The entry's parts that still match `pinned` (the others dropped), or undefined when none does. */
+export function prunedSurfaceEntry(
+  entry: JsonValue | undefined,
+  pinned: SurfaceDigests | undefined,
+): JsonObject | undefined {
+  if (!isJsonObject(entry) || pinned === undefined) return undefined;
+  const out: JsonObject = {};
+  const instructions = getMember(entry, "instructions");
+  if (instructions !== undefined && matchesDigest(instructions, pinned.instructions))
+    out["instructions"] = instructions;
+  for (const kind of SURFACE_KINDS) {
+    const items = getMember(entry, kind.id);
+    const list = pinned[kind.id];
+    if (!isJsonObject(items) || list === undefined || list === null) continue;
+    const kept: JsonObject = {};
+    for (const key of Object.keys(items)) {
+      const item = items[key]!;
+      const digest = Object.hasOwn(list.items, key) ? list.items[key]!.digest : undefined;
+      if (
+        isJsonObject(item) &&
+        getMember(item, kind.key) === key &&
+        matchesDigest(item, digest ?? null)
+      )
+        setMember(kept, key, item);
+    }
+    out[kind.id] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** The pinned contract of a surface part that moved, from a server's entry, when it matches the lock. */
+export function pinnedPart(
+  entry: JsonValue | undefined,
+  finding: SurfaceFinding,
+): JsonValue | undefined {
+  if (!isJsonObject(entry) || finding.pinned === undefined) return undefined;
+  if (finding.part === "instructions") {
+    const value = getMember(entry, "instructions");
+    return value !== undefined && matchesDigest(value, finding.pinned) ? value : undefined;
+  }
+  if (finding.key === undefined) return undefined;
+  const items = getMember(entry, finding.part);
+  const item = isJsonObject(items) ? getMember(items, finding.key) : undefined;
+  const kind = kindById(finding.part);
+  return isJsonObject(item) &&
+    getMember(item, kind.key) === finding.key &&
+    matchesDigest(item, finding.pinned)
+    ? item
+    : undefined;
+}
+
+function matchesDigest(value: JsonValue, digest: string | null): boolean {
+  if (digest === null) return false;
+  try {
+    return digestValue(value) === digest;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,65 @@
+// The two faces of `contractpin guard` (stdio, and the --listen HTTP
+// listener) behind one shape, for tests that run the same scenario on both.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { readFileSync } from "node:fs";
+import { CLI } from "../helpers/cli.js";
+import { listening, officialClient, type Loose } from "./guard-harness.js";
+
+export type Face = "stdio" | "listen";
+export const FACES: readonly Face[] = ["stdio", "listen"];
+
+/** A client connected through the guard: its stderr so far, and how to end both. */
+export interface Guarded {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+/** `contractpin guard ARGS` on one face, the official client connected through it. */
+export async function guardedClient(face: Face, args: string[]): Promise<Guarded> {
+  if (face === "stdio") {
+    const { client, stderr } = await officialClient([process.execPath, CLI, "guard", ...args]);
+    return { client, stderr, close: () => client.close() };
+  }
+  const guard = await listening(args);
+  const client = new Client({ name: "surface-test", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(guard.url)));
+  return {
+    client,
+    // Without the listener's own first line.
+    stderr: () => guard.stderr().replace(/^contractpin: guard: listening on \S+\n/, ""),
+    close: async () => {
+      await client.close();
+      await guard.stop();
+    },
+  };
+}
+
+/** Waits until `test` holds, up to 10 s (stderr is its own pipe: a line may come after an answer). */
+export async function eventually(test: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** The JSON lines of a --log file. */
+export function logEvents(path: string): Loose[] {
+  let text = "";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Loose);
+}
+
+/** The error a request was answered with (fails when it was answered with a result). */
+export async function refusal(pending: Promise<unknown>): Promise<Loose> {
+  try {
+    await pending;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("the request was answered with a result, not refused");
+}

@@ -1,0 +1,220 @@
+// The guard and the rest of a server's surface (issue 22, SPEC.md 10.7),
+// with the official client over stdio and over --listen: an SDK server
+// (tests/fixtures/servers/guard-surface-server.mjs) pinned whole, then
+// changed as a hostile update would. What moved never reaches the client;
+// what did not is relayed as before.
+import { after, describe, it } from "node:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { tempDir } from "../helpers/cleanup.js";
+import { runCli } from "../helpers/cli.js";
+import { assert, listPages, rawRequest, type Loose } from "./guard-harness.js";
+import {
+  eventually,
+  FACES,
+  guardedClient,
+  logEvents,
+  refusal,
+  type Guarded,
+} from "./surface-faces.js";
+
+const SERVER = fileURLToPath(
+  new URL("../fixtures/servers/guard-surface-server.mjs", import.meta.url),
+);
+
+/** A lock pinning the fixture (with `flags`), its variant file (empty: the original) and a log path. */
+function pinned(flags: string[] = ["--resources"]) {
+  const dir = tempDir("contractpin-guard-surface-");
+  const lock = join(dir, "contractpin.lock");
+  const variant = join(dir, "variant.txt");
+  writeFileSync(variant, "");
+  const add = runCli([
+    "add",
+    "s",
+    "--lock",
+    lock,
+    "--no-snapshot",
+    ...flags,
+    "--env",
+    `SURFACE_VARIANT_FILE=${variant}`,
+    "--",
+    process.execPath,
+    SERVER,
+  ]);
+  assert.equal(add.code, 0, add.stderr);
+  return { lock, variant, log: join(dir, "guard.log") };
+}
+
+/** The keys of every item of a list, through the client. */
+async function keys(client: Guarded["client"], method: string, member: string, key: string) {
+  const pages = (await listPages(client, method)) as Loose[];
+  return pages.flatMap((p) => (p[member] as Loose[]).map((item) => item[key] as string));
+}
+
+const open: Guarded[] = [];
+after(async () => {
+  for (const g of open) await g.close().catch(() => undefined);
+});
+
+async function connect(face: (typeof FACES)[number], args: string[]): Promise<Guarded> {
+  const g = await guardedClient(face, args);
+  open.push(g);
+  return g;
+}
+
+for (const face of FACES) {
+  describe(`the guard (${face}) and a server whose surface changed after it was pinned`, () => {
+    it("removes changed instructions, withholds changed and unpinned prompts, templates and resources, refuses their use, relays the rest", async () => {
+      const { lock, variant, log } = pinned();
+      writeFileSync(
+        variant,
+        "instructions\nprompt\nnew-prompt\ntemplate\nresource\nnew-resource\n",
+      );
+      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log]);
+      assert.equal(client.getInstructions(), undefined);
+
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), ["greet"]);
+      const greeted = await rawRequest(client, "prompts/get", { name: "greet" });
+      assert.equal(greeted.messages[0].content.text, "hello");
+      for (const [name, reason] of [
+        ["summarize", "drifted"],
+        ["exfiltrate", "unpinned"],
+      ] as const) {
+        const err = await refusal(
+          rawRequest(client, "prompts/get", { name, arguments: { entry: "1" } }),
+        );
+        assert.equal(err.code, -32602, String(err));
+        assert.equal(err.data?.reason, reason);
+        assert.equal(err.data?.by, "contractpin guard");
+      }
+
+      assert.deepEqual(
+        await keys(client, "resources/templates/list", "resourceTemplates", "uriTemplate"),
+        ["catalogue://authors/{id}"],
+      );
+      assert.deepEqual(await keys(client, "resources/list", "resources", "uri"), [
+        "catalogue://about",
+      ]);
+      for (const uri of ["catalogue://news", "catalogue://secret"]) {
+        const err = await refusal(rawRequest(client, "resources/read", { uri }));
+        // -32602: the 2026-07-28 answer to a miss (the official client maps -32002 to it too).
+        assert.equal(err.code, -32602, String(err));
+        assert.equal(err.data?.by, "contractpin guard");
+      }
+      // A URI the server does not list (one a template makes) is read: its contents are an output.
+      for (const uri of ["catalogue://about", "catalogue://entries/7"]) {
+        const read = await rawRequest(client, "resources/read", { uri });
+        assert.equal(read.contents[0].uri, uri);
+      }
+      const called = await rawRequest(client, "tools/call", {
+        name: "lookup",
+        arguments: { q: "still here" },
+      });
+      assert.equal(called.content[0].text, "still here");
+
+      const expected = [
+        /removed its instructions from the handshake's result: drifted \(pinned sha256:\w+, live sha256:\w+\)/,
+        /withheld prompt "summarize": drifted/,
+        /withheld prompt "exfiltrate": unpinned/,
+        /refused prompts\/get "summarize": drifted/,
+        /refused prompts\/get "exfiltrate": unpinned/,
+        /withheld resource template "catalogue:\/\/entries\/\{id\}": drifted/,
+        /withheld resource "catalogue:\/\/news": drifted/,
+        /withheld resource "catalogue:\/\/secret": unpinned/,
+        /refused resources\/read "catalogue:\/\/news": drifted/,
+      ];
+      await eventually(() => expected.every((re) => re.test(stderr())));
+      for (const re of expected) assert.match(stderr(), re);
+      assert.doesNotMatch(stderr(), /greet|authors|about|lookup|IMPORTANT/);
+      const events = logEvents(log);
+      assert.ok(
+        events.some(
+          (e) => e.event === "withheld" && e.part === "instructions" && e.reason === "drifted",
+        ),
+        JSON.stringify(events),
+      );
+      assert.ok(
+        events.some((e) => e.event === "refused" && e.part === "prompts" && e.key === "summarize"),
+      );
+    });
+
+    it("relays an unchanged surface as the server serves it, and says nothing", async () => {
+      const { lock } = pinned();
+      const { client, stderr } = await connect(face, ["s", "--lock", lock]);
+      assert.equal(client.getInstructions(), "Use lookup to search the catalogue.");
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), [
+        "summarize",
+        "greet",
+      ]);
+      const got = await rawRequest(client, "prompts/get", {
+        name: "summarize",
+        arguments: { entry: "1" },
+      });
+      assert.equal(got.messages[0].content.text, "summarize 1");
+      assert.deepEqual(
+        await keys(client, "resources/templates/list", "resourceTemplates", "uriTemplate"),
+        ["catalogue://entries/{id}", "catalogue://authors/{id}"],
+      );
+      assert.deepEqual(await keys(client, "resources/list", "resources", "uri"), [
+        "catalogue://about",
+        "catalogue://news",
+      ]);
+      assert.equal(stderr(), "");
+    });
+
+    it("re-checks after prompts' and resources' list_changed: a prompt or resource that changed in the session is refused", async () => {
+      const { lock } = pinned();
+      const { client, stderr } = await connect(face, ["s", "--lock", lock]);
+      // Listed and admitted first.
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), [
+        "summarize",
+        "greet",
+      ]);
+      await keys(client, "resources/list", "resources", "uri");
+      await rawRequest(client, "tools/call", { name: "flip", arguments: {} });
+      await rawRequest(client, "tools/call", { name: "flip-resource", arguments: {} });
+      // The guard hears each list_changed, lists again, and knows the change.
+      await eventually(() => /withheld resource "catalogue:\/\/news"/.test(stderr()));
+      const err = await refusal(
+        rawRequest(client, "prompts/get", { name: "summarize", arguments: { entry: "1" } }),
+      );
+      assert.equal(err.data?.reason, "drifted", `${String(err)} ${JSON.stringify(err.data)}`);
+      const read = await refusal(rawRequest(client, "resources/read", { uri: "catalogue://news" }));
+      assert.equal(read.data?.reason, "drifted");
+      assert.match(stderr(), /withheld prompt "summarize": drifted/);
+    });
+
+    it("a lock that pins only tools: instructions removed, prompts and templates withheld, resources relayed, one line says contractpin update pins them", async () => {
+      const { lock } = pinned(["--tools-only"]);
+      const { client, stderr } = await connect(face, ["s", "--lock", lock]);
+      assert.equal(client.getInstructions(), undefined);
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), []);
+      assert.equal(
+        (await refusal(rawRequest(client, "prompts/get", { name: "greet" }))).data?.reason,
+        "unpinned",
+      );
+      assert.deepEqual(
+        await keys(client, "resources/templates/list", "resourceTemplates", "uriTemplate"),
+        [],
+      );
+      // Resources are pinned only when asked: not checked.
+      assert.deepEqual(await keys(client, "resources/list", "resources", "uri"), [
+        "catalogue://about",
+        "catalogue://news",
+      ]);
+      const called = await rawRequest(client, "tools/call", {
+        name: "lookup",
+        arguments: { q: "v1" },
+      });
+      assert.equal(called.content[0].text, "v1");
+      await eventually(() => /withheld prompt "greet"/.test(stderr()));
+      const lines = stderr().split("\n");
+      assert.equal(lines.filter((l) => l.includes("contractpin update")).length, 1, stderr());
+      assert.match(
+        stderr(),
+        /removed its instructions from the handshake's result: unpinned \(the lock pins only its tools, .*`contractpin update` pins them\)/,
+      );
+    });
+  });
+}
