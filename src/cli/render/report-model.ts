@@ -9,7 +9,7 @@ import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields, unknownFieldsText } from "./changed-fields.js";
 import { displayName, style } from "./style.js";
-import { findingLine } from "./verify-text.js";
+import { findingLine } from "./entry-text.js";
 
 /**
  * Everything a report of `verify` or `diff` is made from: plain data, built
