@@ -18,6 +18,9 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
+/** The most tool names one annotation's message lists (GitHub cuts long messages); the text report names each. */
+export const ANNOTATION_NAMES = 50;
+
 /** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {
   /** The lock's path relative to the repository root, for `file=`. */
@@ -57,7 +60,9 @@ export function renderAnnotations(
       `line=${item.line}`,
       `title=${escapeProperty(title)}`,
     ];
-    lines.push(`::${kind} ${props.join(",")}::${escapeData(groupMessage(group))}`);
+    lines.push(
+      `::${kind} ${props.join(",")}::${escapeData(groupMessage(group, ANNOTATION_NAMES))}`,
+    );
   }
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   let notice = `contractpin: ${count(items.length, "finding")} (${count(total.error, "error")}, ${count(total.warning, "warning")})`;

@@ -50,22 +50,30 @@ export function groupItems(items: readonly ReportItem[]): ItemGroup[] {
   return groups;
 }
 
-/** Where a group's findings are: `server docs, tool search` or `server docs, 3 tools: a, b, c` (names shown safely). */
-export function groupPlace(group: ItemGroup): string {
+/**
+ * Where a group's findings are: `server docs, tool search` or
+ * `server docs, 3 tools: a, b, c` (names shown safely); with `maxNames`, at
+ * most that many names, then how many more.
+ */
+export function groupPlace(group: ItemGroup, maxNames = Infinity): string {
   const [first] = group.items;
   const server = `server ${displayName(first!.server)}`;
   if (first!.tool === undefined) return server;
   if (group.items.length === 1) return `${server}, tool ${displayName(first!.tool)}`;
-  const names = group.items.map((i) => displayName(i.tool!)).join(", ");
+  const shown = group.items.slice(0, maxNames).map((i) => displayName(i.tool!));
+  const more = group.items.length - shown.length;
+  const names =
+    shown.join(", ") + (more > 0 ? ` and ${more} more (the text report names each)` : "");
   return `${server}, ${group.items.length} tools: ${names}`;
 }
 
 /**
  * One line that says what a group's finding is, for an annotation or a
  * list: the place, the rule's title, and the detail line of the text
- * report. Server text is shown by visibleText and displayName only.
+ * report (at most `maxNames` tool names). Server text is shown by
+ * visibleText and displayName only.
  */
-export function groupMessage(group: ItemGroup): string {
+export function groupMessage(group: ItemGroup, maxNames = Infinity): string {
   const item = group.items[0]!;
   const { finding } = item;
   const rule = ruleOf(finding.rule);
@@ -80,5 +88,5 @@ export function groupMessage(group: ItemGroup): string {
     detail = findingLine(finding, style(false));
   }
   const allowed = item.failing ? "" : " (allowed by --allow-new)";
-  return `${groupPlace(group)}: ${rule.title}${allowed}. ${detail}`;
+  return `${groupPlace(group, maxNames)}: ${rule.title}${allowed}. ${detail}`;
 }
