@@ -212,6 +212,7 @@ function sameOptional(a: JsonValue | undefined, b: JsonValue | undefined): boole
   return a === undefined || b === undefined ? a === b : sameJson(a, b);
 }
 
+/** A field's value; a null schema is absent (a null description is shown as null). */
 function fieldOf(c: Contract, field: (typeof REPORTED_FIELDS)[number]): JsonValue | undefined {
-  return c[field] ?? undefined;
+  return field === "description" ? c.description : (c[field] ?? undefined);
 }

@@ -2,7 +2,7 @@ import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { visibleText } from "../../core/visible-text.js";
-import { fits, states, VALUE_WIDTH, type ChangeEntry, type ShownChange } from "./change-entries.js";
+import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import type { Style } from "./style.js";
 
 /** Options of {@link findingLine}. */
@@ -50,11 +50,10 @@ export function entryLines(
   const lines: string[] = [];
   for (const finding of entry.findings) {
     const whole = verbose || (fits(finding.before) && fits(finding.after));
-    const options: FindingLineOptions = whole
-      ? { maxLength: Infinity }
-      : entry.changes.length > 0
-        ? { values: false }
-        : { maxLength: VALUE_WIDTH };
+    // Values are never cut: too long for the line, they are left to the
+    // change lines under the finding (split into members), else shown whole.
+    const options: FindingLineOptions =
+      whole || entry.changes.length === 0 ? { maxLength: Infinity } : { values: false };
     lines.push(`${indent}${findingLine(finding, s, options)}`);
   }
   const under = entry.findings.length > 0 ? `${indent}  ` : indent;
@@ -66,9 +65,9 @@ export function entryLines(
 }
 
 /**
- * One change: `pointer: before -> after`, values whole with `verbose`, else
- * at most {@link VALUE_WIDTH} characters each; two strings that do not fit
- * (and any two descriptions) as a word diff under `pointer:`.
+ * One change: `pointer: before -> after`, values whole (never cut in the
+ * middle); two strings longer than VALUE_WIDTH (unless `verbose`),
+ * and any two descriptions, as a word diff under `pointer:`.
  */
 export function changeLines(change: ShownChange, verbose: boolean): string[] {
   const { before, after } = change;
@@ -82,11 +81,13 @@ export function changeLines(change: ShownChange, verbose: boolean): string[] {
     lines.push(`${where}:`);
     for (const l of renderWordDiff(diffWords(before, after)).split("\n")) lines.push(`  ${l}`);
   } else {
-    lines.push(renderJsonChange(change, { maxLength: verbose ? Infinity : VALUE_WIDTH }));
+    // Whole: a value that could be split was (change-entries); what is left
+    // (a long scalar, a list of scalars, a change of type) is the change itself.
+    lines.push(renderJsonChange(change, { maxLength: Infinity }));
   }
   if (change.more !== undefined) {
     const of = visibleText((change.moreOf ?? change.pointer).slice(1));
-    lines.push(`… ${change.more} more line(s) of ${of} left out: --verbose shows it whole`);
+    lines.push(`… ${change.more} more value(s) of ${of} left out: --verbose shows it whole`);
   }
   return lines;
 }
