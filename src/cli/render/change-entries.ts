@@ -102,17 +102,20 @@ export function changeEntries(
   findings.forEach((f, i) => entryOf(i).findings.push(f));
   changes.forEach((c, j) => entryOf(findings.length + j).changes.push(c));
   const entries = [...byRoot.values()];
-  const rank = (e: ChangeEntry) =>
-    e.findings.length === 0
-      ? SEVERITIES.length
-      : Math.min(...e.findings.map((f) => SEVERITIES.indexOf(f.severity)));
   const position = (e: ChangeEntry) =>
     e.changes.length === 0 ? changes.length : changes.indexOf(e.changes[0]!);
   for (const e of entries) {
     e.findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
   }
   // Stable: equal entries keep the order of their first finding or change.
-  return entries.sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
+  return entries.sort((a, b) => entryRank(a) - entryRank(b) || position(a) - position(b));
+}
+
+/** An entry's order: the index of its most severe finding's severity (critical first); without findings, last. */
+export function entryRank(entry: ChangeEntry): number {
+  let rank: number = SEVERITIES.length;
+  for (const f of entry.findings) rank = Math.min(rank, SEVERITIES.indexOf(f.severity));
+  return rank;
 }
 
 /**

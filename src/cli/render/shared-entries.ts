@@ -1,5 +1,4 @@
-import { SEVERITIES } from "../../core/findings/rules.js";
-import { entryKey, type ChangeEntry } from "./change-entries.js";
+import { entryKey, entryRank, type ChangeEntry } from "./change-entries.js";
 
 /** One member of a server (a tool) as a report groups it. */
 export interface MemberEntries {
@@ -56,11 +55,7 @@ export function shareEntries(members: readonly MemberEntries[]): SharedEntries {
     sharedKeys.add(key);
     shared.push({ status: held.status, names: held.names, entry: held.entry });
   }
-  const rank = (e: ChangeEntry) =>
-    e.findings.length === 0
-      ? SEVERITIES.length
-      : Math.min(...e.findings.map((f) => SEVERITIES.indexOf(f.severity)));
-  shared.sort((a, b) => rank(a.entry) - rank(b.entry));
+  shared.sort((a, b) => entryRank(a.entry) - entryRank(b.entry));
   const own = new Map<string, ChangeEntry[]>();
   const sharedCount = new Map<string, number>();
   for (const member of members) {
