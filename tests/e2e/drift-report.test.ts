@@ -207,25 +207,38 @@ describe("verify shows each rule family's change, rule id, severity and line", (
         "    description:",
         "      Deletes every document.",
         "      Cannot be undone.",
-        "    inputSchema:",
-        "      {",
-        '        "properties": {',
-        '          "confirm": {',
-        '            "type": "boolean"',
-        "          }",
-        "        },",
-        '        "type": "object"',
-        "      }",
-        "    annotations:",
-        "      {",
-        '        "destructiveHint": true',
-        "      }",
+        // Each field on a line when it fits (split into its members when not).
+        `    inputSchema: {"properties":{"confirm":{"type":"boolean"}},"type":"object"}`,
+        `    annotations: {"destructiveHint":true}`,
         "    [medium] tool-added",
         "",
         "FAIL: 1 drifted of 1 server (tools: 1 added)",
         ACCEPT,
         "",
       ].join("\n"),
+    );
+    // --verbose: each field pretty-printed, whole.
+    const verbose = runCli(["verify", "--verbose"], { cwd: ws.dir });
+    assert.ok(
+      verbose.stdout.includes(
+        [
+          "    inputSchema:",
+          "      {",
+          '        "properties": {',
+          '          "confirm": {',
+          '            "type": "boolean"',
+          "          }",
+          "        },",
+          '        "type": "object"',
+          "      }",
+          "    annotations:",
+          "      {",
+          '        "destructiveHint": true',
+          "      }",
+          "    [medium] tool-added",
+        ].join("\n"),
+      ),
+      verbose.stdout,
     );
     assert.equal(r.stderr, "", "an added tool needs no snapshot");
   });

@@ -314,11 +314,8 @@ describe("real drift: server-everything 2025.11.25 pinned, 2026.8.31 served", ()
       "      annotations/readOnlyHint: (absent) -> true",
     ]);
 
-    // An added tool is shown whole: gzip-file-as-resource's URL default.
-    assert.ok(
-      out.some((l) => l.includes(`"default": "${README_URL}"`)),
-      r.stdout,
-    );
+    // An added tool is shown whole, never cut: gzip-file-as-resource's URL default.
+    assert.ok(out.includes(`    inputSchema/properties/data/default: "${README_URL}"`), r.stdout);
     assert.ok(
       out.some((l) =>
         l.startsWith(

@@ -80,9 +80,17 @@ describe("the text report of a real upgrade groups identical changes", () => {
       "      annotations/openWorldHint: (absent) -> false",
       "      annotations/readOnlyHint: (absent) -> false",
     ]);
-    // Every value of a drifted tool is whole: no "…" before the added tools.
-    const added = out.findIndex((l) => /^ {2}ADDED /.test(l));
-    assert.doesNotMatch(out.slice(0, added).join("\n"), /…/);
+    // Every value is whole, the added tools' too: no "…"; the new anyOf of
+    // read_media_file (added) is shown branch by branch.
+    assert.doesNotMatch(r.stdout, /…/);
+    assert.ok(
+      out.includes(
+        `    outputSchema/properties/content/items/anyOf/1/properties/type: {"const":"resource","type":"string"}`,
+      ),
+      r.stdout,
+    );
+    // Before this change: 271 lines, 28 values cut.
+    assert.ok(out.length <= 150, `${out.length} lines`);
   });
 
   it("--verbose shows a long value whole, on its line", () => {

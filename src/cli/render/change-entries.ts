@@ -162,6 +162,15 @@ function withValues(
 }
 
 /**
+ * A value shown on its own (an added tool's field): whole when it fits on a
+ * line or `verbose`, else split into its members as {@link changeEntries}
+ * splits an added value (each change's `after`).
+ */
+export function splitValue(pointer: string, value: JsonValue, verbose: boolean): ShownChange[] {
+  return split({ pointer, after: value }, [], verbose);
+}
+
+/**
  * A change of a value added or removed whole, as its members' changes, when
  * a finding points inside it or it does not fit on a line: recursively, at
  * most {@link SPLIT_CAP} lines (the last one counting what is left out).

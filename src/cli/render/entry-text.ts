@@ -91,3 +91,17 @@ export function changeLines(change: ShownChange, verbose: boolean): string[] {
   }
   return lines;
 }
+
+/**
+ * A value shown on its own (an added tool's field, split by splitValue):
+ * `pointer: value`, whole, and how many members are left out, if any.
+ */
+export function valueLines(change: ShownChange): string[] {
+  const where = visibleText(change.pointer.slice(1));
+  const lines = [`${where}: ${renderJsonValue(change.after, { maxLength: Infinity })}`];
+  if (change.more !== undefined) {
+    const of = visibleText((change.moreOf ?? change.pointer).slice(1));
+    lines.push(`… ${change.more} more value(s) of ${of} left out: --verbose shows it whole`);
+  }
+  return lines;
+}

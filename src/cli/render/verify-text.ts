@@ -5,9 +5,9 @@ import { prettyJson } from "../../core/pretty-json.js";
 import { renderJsonValue } from "../../core/findings/diff-json.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
-import { changeEntries, REPORTED_FIELDS } from "./change-entries.js";
+import { changeEntries, REPORTED_FIELDS, splitValue } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
-import { entryLines, findingLine } from "./entry-text.js";
+import { entryLines, findingLine, valueLines } from "./entry-text.js";
 import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
 
@@ -157,7 +157,7 @@ export function memberLines(
       line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
     if (detail !== undefined && addedWhole(tool.status, detail)) {
-      for (const l of addedBlock(detail.after!)) lines.push(l);
+      for (const l of addedBlock(detail.after!, verbose)) lines.push(l);
     }
     for (const entry of own.get(tool.name)!) {
       for (const l of entryLines(entry, "    ", s, verbose)) lines.push(l);
@@ -177,8 +177,12 @@ function addedWhole(status: ToolFinding["status"], detail: ToolExplained | undef
   return status === "added" && detail?.after !== undefined && detail.renamedFrom === undefined;
 }
 
-/** An added tool, shown whole: its description and each schema field, pretty-printed. */
-function addedBlock(after: Contract): string[] {
+/**
+ * An added tool, shown whole: its description, then each schema field, one
+ * line when it fits, else split into its members (values never cut); with
+ * `verbose`, pretty-printed.
+ */
+function addedBlock(after: Contract, verbose: boolean): string[] {
   const lines: string[] = [];
   lines.push("    description:");
   for (const l of descriptionText(after.description).split("\n")) lines.push(`      ${l}`);
@@ -186,6 +190,11 @@ function addedBlock(after: Contract): string[] {
     if (field === "description") continue;
     const value = after[field];
     if (value === undefined || (field === "inputSchema" && value === null)) continue;
+    if (!verbose) {
+      for (const change of splitValue(`/${field}`, value, false))
+        for (const l of valueLines(change)) lines.push(`    ${l}`);
+      continue;
+    }
     lines.push(`    ${field}:`);
     for (const l of prettyJson(value).split("\n")) lines.push(`      ${visibleText(l)}`);
   }
