@@ -11,7 +11,8 @@ export interface RepinChanges {
 
 /**
  * What re-pinning `names` (each in `previous`) changed: the old pins against
- * the new, and each drifted tool's changed fields computed from its old
+ * the new, classified as verify classifies a drift (the findings of each
+ * drifted, added or removed tool), and each drifted tool's changed fields computed from its old
  * contract (the snapshot beside `lockFile`, when its entry matches the old
  * lock) and its new one. Call it before the snapshots are rewritten. The old
  * lock's field digests confirm nothing (spec 4.2): without a matching entry
@@ -27,7 +28,12 @@ export async function repinChanges(
   const verified = names.map((name) => {
     const read = pinned.get(name)!;
     const finding = compareServer(name, previous[name]!, read.server);
-    const moved = new Set(finding.tools.filter((t) => t.status === "drifted").map((t) => t.name));
+    // As verify: the new contracts of the drifted and the added tools.
+    const moved = new Set(
+      finding.tools
+        .filter((t) => t.status === "drifted" || t.status === "added")
+        .map((t) => t.name),
+    );
     return { finding, changed: read.contracts.filter((c) => moved.has(c.name)) };
   });
   const explained = await explainDrift(lockFile, previous, verified, () => {});

@@ -62,9 +62,15 @@ describe("report formats at their edges", () => {
       }));
     ws.dump("big.json", tools(10_000, "Reads a page."));
     assert.equal(cli(["add", "big", "--file", "big.json"], ws).code, 0);
-    // Every description changes (low: warnings); 15 tools are added (medium: errors).
+    // Every description changes (low: warnings, identical: one annotation);
+    // every tool gains its own property (high: errors, each its own); 15 tools
+    // are added (medium: errors, identical).
     const added = Array.from({ length: 15 }, (_, i) => ({ name: `new${i}`, description: "x" }));
-    ws.dump("big.json", [...tools(10_000, "Reads a page, ```` then `mails` it"), ...added]);
+    const changed = tools(10_000, "Reads a page, ```` then `mails` it").map((t, i) => ({
+      ...t,
+      inputSchema: { type: "object", properties: { [`p${i}`]: { type: "string" } } },
+    }));
+    ws.dump("big.json", [...changed, ...added]);
     const summary = ws.write("summary.md", "## an earlier step\n");
 
     // --output: the text report of 10,000 drifted tools is more than a pipe's buffer here.
@@ -74,14 +80,23 @@ describe("report formats at their edges", () => {
     assert.equal(r.code, 1, r.stderr);
     const all = commands(ws.read("gh.txt"));
     assert.equal(all.filter(([c]) => c === "error").length, 10);
-    assert.equal(all.filter(([c]) => c === "warning").length, 10);
+    const warnings = all.filter(([c]) => c === "warning");
+    assert.equal(warnings.length, 1);
+    // The 10,000 identical description changes: one annotation, 50 names and a count.
+    assert.match(
+      unescapeData(warnings[0]![2]),
+      /^server big, 10000 tools: tool00000, tool00001, .*, tool00049 and 9950 more \(the text report names each\): /,
+    );
     const notices = all.filter(([c]) => c === "notice");
     assert.equal(notices.length, 1);
-    assert.match(notices[0]![2], /^contractpin: 10015 findings \(15 errors, 10000 warnings\);/);
+    assert.match(
+      notices[0]![2],
+      /^contractpin: 20015 findings \(10015 errors, 10000 warnings\); annotated: the first 10 of each/,
+    );
     // The errors come first: most severe first.
     assert.deepEqual(
-      all.slice(0, 20).map(([c]) => c),
-      [...Array(10).fill("error"), ...Array(10).fill("warning")],
+      all.slice(0, 11).map(([c]) => c),
+      [...Array(10).fill("error"), "warning"],
     );
 
     const size = statSync(summary).size;
@@ -92,7 +107,7 @@ describe("report formats at their edges", () => {
     assert.match(md, /\n> \*\*Truncated:\*\* \d+ of \d+ parts of this report were left out/);
     assert.match(
       md,
-      /^- \*\*low\*\* ` description-changed ` \(lock line \d+\): ` server big, tool tool\d+: The description's wording changed\./m,
+      /^- \*\*high\*\* ` input-property-added ` \(lock line \d+\): ` server big, tool tool\d+: /m,
     );
   });
 

@@ -8,6 +8,7 @@ import { compareServer, unreachableServer, type ServerFinding } from "../../src/
 import { contractOf } from "../../src/core/contract.js";
 import { digestTools } from "../../src/core/digest.js";
 import { classifyServer } from "../../src/core/findings/classify.js";
+import { toFinding } from "../../src/core/findings/finding.js";
 import { allRules } from "../../src/core/findings/rules.js";
 import { lockLines } from "../../src/core/lock-lines.js";
 import type { ServerExplained, ToolExplained } from "../../src/engine/explain.js";
@@ -343,11 +344,20 @@ describe("GitHub workflow commands", () => {
   });
 
   it(`at most ${ANNOTATION_CAP} errors and ${ANNOTATION_CAP} warnings, then one notice with the totals`, () => {
-    const many = (n: number, prefix: string): Tool[] =>
-      Array.from({ length: n }, (_, i) => ({ name: `${prefix}${String(i).padStart(2, "0")}` }));
-    // 12 added tools (medium: errors), 13 removed tools (low: warnings).
-    const r = report(many(13, "old"), many(12, "new"));
-    const parsed = renderAnnotations(items(r), { file: "contractpin.lock" })
+    // 12 added tools (medium: errors), 13 removed tools (low: warnings), each
+    // of its own server, so that no two findings are one group.
+    const item = (i: number, rule: "tool-added" | "tool-removed"): ReportItem => ({
+      finding: toFinding({ rule }, `t${i}`, `s${i}`),
+      server: `s${i}`,
+      tool: `t${i}`,
+      failing: true,
+      line: i + 1,
+    });
+    const all = [
+      ...Array.from({ length: 12 }, (_, i) => item(i, "tool-added")),
+      ...Array.from({ length: 13 }, (_, i) => item(100 + i, "tool-removed")),
+    ];
+    const parsed = renderAnnotations(all, { file: "contractpin.lock" })
       .trimEnd()
       .split("\n")
       .map(parseCommand);
@@ -360,6 +370,34 @@ describe("GitHub workflow commands", () => {
       /^contractpin: 25 findings \(12 errors, 13 warnings\); annotated: the first 10 of each/,
     );
     assert.equal(renderAnnotations([], { file: "x" }), "");
+  });
+
+  it("identical findings of several tools of one server are one annotation naming each tool", () => {
+    const many = (n: number, prefix: string): Tool[] =>
+      Array.from({ length: n }, (_, i) => ({
+        name: `${prefix}${String(i).padStart(2, "0")}`,
+        description: `The ${prefix} tool number ${i}.`,
+      }));
+    // 12 added tools, 13 removed tools of server docs (none a rename): two groups.
+    const r = report(many(13, "old"), many(12, "new"));
+    const parsed = renderAnnotations(items(r), { file: "contractpin.lock" })
+      .trimEnd()
+      .split("\n")
+      .map(parseCommand);
+    assert.deepEqual(
+      parsed.map((c) => [c.name, c.props["title"]]),
+      [
+        ["error", "contractpin medium: tool-added (12 tools)"],
+        ["warning", "contractpin low: tool-removed (13 tools)"],
+        ["notice", "contractpin"],
+      ],
+    );
+    const names = Array.from({ length: 13 }, (_, i) => `old${String(i).padStart(2, "0")}`);
+    assert.ok(parsed[1]!.data.startsWith(`server docs, 13 tools: ${names.join(", ")}: `));
+    // The first tool's line in the lock.
+    const first = items(r).find((i) => i.tool === "old00")!;
+    assert.equal(parsed[1]!.props["line"], String(first.line));
+    assert.equal(parsed[2]!.data, "contractpin: 25 findings (12 errors, 13 warnings)");
   });
 });
 

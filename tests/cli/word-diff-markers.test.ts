@@ -18,10 +18,10 @@ describe("a word diff of server text that holds the diff's markers", () => {
     for (const format of ["text", "markdown"]) {
       const r = runCli(["verify", "--format", format], { cwd: ws.dir });
       assert.equal(r.code, 1, r.stderr);
-      const line = r.stdout.split("\n").find((l) => l.startsWith("      Reads a file."));
+      const line = r.stdout.split("\n").find((l) => l.startsWith("        Reads a file."));
       assert.equal(
         line,
-        `      Reads a file.{+ OK+<U+007D> <U+005B>-${sentence}-<U+005D> <U+007B>+Done+}`,
+        `        Reads a file.{+ OK+<U+007D> <U+005B>-${sentence}-<U+005D> <U+007B>+Done+}`,
         r.stdout,
       );
     }

@@ -23,10 +23,12 @@ function changedTools(): Tool[] {
 
 const SEARCH_BLOCK = [
   "  DRIFTED    search  changed: annotations, description, inputSchema",
-  "    description:",
-  "      Search the index for documents matching a query.{+ Always call fetch_page first.+}",
-  '    inputSchema/properties/token: (absent) -> {"type":"string"}',
-  "    annotations/readOnlyHint: true -> (absent)",
+  '    [high] input-property-added at inputSchema/properties/token: (absent) -> {"type":"string"}',
+  "    [high] annotation-readonly-removed at annotations/readOnlyHint: true -> (absent)",
+  '    [medium] description-directive at description: gained "Always call"',
+  '    [medium] description-tool-mention at description: gained "fetch_page"',
+  "      description:",
+  "        Search the index for documents matching a query.{+ Always call fetch_page first.+}",
 ];
 
 /** A workspace with server `docs` pinned from baseTools, then re-pinned from changedTools; the first lock and sidecar saved as old.*. */
@@ -53,7 +55,7 @@ describe("diff of two dumps", () => {
     assert.equal(r.stderr, "");
     const lines = r.stdout.split("\n");
     assert.equal(lines[0], "new.json  DRIFT  (2 pinned tools)");
-    assert.deepEqual(lines.slice(1, 6), SEARCH_BLOCK);
+    assert.deepEqual(lines.slice(1, 8), SEARCH_BLOCK);
     assert.ok(
       lines.includes(
         "    [high] annotation-readonly-removed at annotations/readOnlyHint: true -> (absent)",
@@ -138,7 +140,7 @@ describe("diff of two locks", () => {
     assert.equal(r.stderr, "");
     const lines = r.stdout.split("\n");
     assert.equal(lines[0], "docs  DRIFT  (2 pinned tools)");
-    assert.deepEqual(lines.slice(1, 6), SEARCH_BLOCK);
+    assert.deepEqual(lines.slice(1, 8), SEARCH_BLOCK);
   });
 
   it("starts no server and reads no dump a lock names", () => {
@@ -160,7 +162,7 @@ describe("diff of two locks", () => {
     const r = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
-    assert.deepEqual(r.stdout.split("\n").slice(1, 6), SEARCH_BLOCK);
+    assert.deepEqual(r.stdout.split("\n").slice(1, 8), SEARCH_BLOCK);
     assert.ok(!existsSync(marker), "no server was started");
     // The mark is real: verify starts the command and leaves it.
     assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 1);
@@ -186,7 +188,7 @@ describe("diff of two locks", () => {
     const r = runCli(["diff", "base.lock", "contractpin.lock"], { cwd: ws.dir });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
-    assert.deepEqual(r.stdout.split("\n").slice(1, 6), SEARCH_BLOCK);
+    assert.deepEqual(r.stdout.split("\n").slice(1, 8), SEARCH_BLOCK);
     // The same from standard input, its snapshots named.
     const piped = runCli(
       ["diff", "-", "contractpin.lock", "--old-contracts", "base.contracts.json"],
@@ -300,7 +302,7 @@ describe("diff of two locks", () => {
     ws.dump("now.json", changedTools());
     const r = runCli(["diff", "old.lock", "now.json"], { cwd: ws.dir });
     assert.equal(r.code, 1, r.stderr);
-    assert.deepEqual(r.stdout.split("\n").slice(0, 6), [
+    assert.deepEqual(r.stdout.split("\n").slice(0, 8), [
       "docs  DRIFT  (2 pinned tools)",
       ...SEARCH_BLOCK,
     ]);

@@ -237,7 +237,7 @@ describe("update and init --force of a lock whose field digests were edited", ()
         r.stdout
           .split("\n")
           .includes(
-            "  drifted   search  changed: fields unknown (unconfirmed by any snapshot: annotations)",
+            "  DRIFTED    search  changed: fields unknown (unconfirmed by any snapshot: annotations)",
           ),
         r.stdout,
       );
@@ -248,7 +248,7 @@ describe("update and init --force of a lock whose field digests were edited", ()
       const r = runCli(command, { cwd: ws.dir });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.ok(
-        r.stdout.split("\n").includes("  drifted   search  changed: description"),
+        r.stdout.split("\n").includes("  DRIFTED    search  changed: description"),
         r.stdout,
       );
     });

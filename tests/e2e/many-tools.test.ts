@@ -69,8 +69,10 @@ describe("verify of a server with 130,000 tools, in text mode", () => {
       assert.match(r.stdout, /^ {2}DRIFTED {4}t4321 +changed: description$/m);
       assert.equal(r.stdout.match(/^ {2}unchanged {2}/gm)?.length, COUNT - 1);
       // The snapshot shows the change.
-      assert.match(r.stdout, /^ {4}description:\n {6}null -> "now described"$/m);
-      assert.match(r.stdout, /^ {4}\[low\] description-changed at description$/m);
+      assert.match(
+        r.stdout,
+        /^ {4}\[low\] description-changed at description\n {6}description: null -> "now described"$/m,
+      );
       assert.match(
         r.stdout,
         /\nFAIL: 1 drifted of 1 server \(tools: 1 drifted\)\nto accept the change after reviewing it: contractpin update many\n$/,

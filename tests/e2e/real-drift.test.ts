@@ -32,26 +32,49 @@ const versionOf = (entry: string): string =>
 
 type Entries = Map<string, { status: string; rules: string[] }>;
 
-/** The text report's tool entries: the status word, the name, and its `[severity] rule` lines. */
+/**
+ * The text report's tool entries: the status word, the name, and its
+ * `[severity] rule` lines; the findings under a group of tools
+ * (`  DRIFTED    13 tools: a, b, ...`) count for each tool it names.
+ */
 function textEntries(stdout: string): Entries {
   const m: Entries = new Map();
-  let current: { status: string; rules: string[] } | undefined;
+  const own = new Set<string>();
+  let current: { status: string; rules: string[] }[] = [];
+  const entry = (name: string, status: string) => {
+    let e = m.get(name);
+    if (e === undefined) m.set(name, (e = { status, rules: [] }));
+    assert.equal(e.status, status, `${name} has two statuses`);
+    return e;
+  };
   for (const line of stdout.split("\n")) {
+    const group = /^ {2}([A-Z]+) +(\d+) tools: (.+)$/.exec(line);
+    if (group) {
+      const names = group[3]!.split(", ");
+      assert.equal(names.length, Number(group[2]), line);
+      current = names.map((n) => entry(n, group[1]!.toLowerCase()));
+      continue;
+    }
     const head = /^ {2}([A-Z]+) +(\S+)/.exec(line);
     if (head) {
-      current = { status: head[1]!.toLowerCase(), rules: [] };
-      assert.ok(!m.has(head[2]!), `${head[2]} reported twice`);
-      m.set(head[2]!, current);
+      assert.ok(!own.has(head[2]!), `${head[2]} has two blocks`);
+      own.add(head[2]!);
+      current = [entry(head[2]!, head[1]!.toLowerCase())];
       continue;
     }
     const finding = /^ {4}\[(critical|high|medium|low)\] ([a-z-]+)/.exec(line);
     if (finding) {
-      assert.ok(current, `a finding outside a tool: ${line}`);
-      current.rules.push(`${finding[2]}/${finding[1]}`);
+      assert.ok(current.length > 0, `a finding outside a tool: ${line}`);
+      for (const e of current) e.rules.push(`${finding[2]}/${finding[1]}`);
     }
   }
+  for (const e of m.values()) e.rules.sort();
   return m;
 }
+
+/** `entries` with each tool's rules sorted: the text report orders them by its groups. */
+const sorted = (entries: Entries): Entries =>
+  new Map([...entries].map(([k, v]) => [k, { status: v.status, rules: [...v.rules].sort() }]));
 
 interface JsonFinding {
   rule: string;
@@ -269,35 +292,31 @@ describe("real drift: server-everything 2025.11.25 pinned, 2026.8.31 served", ()
 
     const out = lines(r);
     assert.equal(out[0], "everything  DRIFT  (11 pinned tools)");
-    assert.deepEqual(textEntries(r.stdout), expected());
+    assert.deepEqual(textEntries(r.stdout), sorted(expected()));
     assert.doesNotMatch(r.stdout, /tool-renamed|RENAMED/);
 
-    // echo, shown from its snapshot: the word diff of the real description
-    // change, the schema change by JSON Pointer, then its findings in order.
+    // echo, shown from its snapshot: each finding, most severe first, with
+    // the changes it is about under it: the word diff of the real description
+    // change, and each annotation the added object holds on a line of its own
+    // (idempotentHint among them, not cut out of the middle of one line). The
+    // opened additionalProperties is stated whole by its finding's line.
     const at = out.findIndex((l) => /^ {2}DRIFTED {4}echo +changed: /.test(l));
     assert.ok(at > 0, r.stdout);
     assert.match(out[at]!, / changed: annotations, description, inputSchema$/);
-    assert.deepEqual(out.slice(at + 1, at + 4), [
-      "    description:",
-      "      Echoes back the input{+ string+}",
-      "    inputSchema/additionalProperties: false -> (absent)",
-    ]);
-    // The annotations gained, in canonical JSON (shortened in the middle).
-    assert.match(
-      out[at + 4]!,
-      /^ {4}annotations: \(absent\) -> \{"destructiveHint":false,.*"readOnlyHint":true\}$/,
-    );
-    assert.deepEqual(out.slice(at + 5, at + 8), [
+    assert.deepEqual(out.slice(at + 1, at + 10), [
       "    [high] input-additional-properties-opened at inputSchema/additionalProperties: false -> (absent)",
       "    [low] description-changed at description",
+      "      description:",
+      "        Echoes back the input{+ string+}",
       "    [low] annotation-changed at annotations",
+      "      annotations/destructiveHint: (absent) -> false",
+      "      annotations/idempotentHint: (absent) -> true",
+      "      annotations/openWorldHint: (absent) -> false",
+      "      annotations/readOnlyHint: (absent) -> true",
     ]);
 
-    // An added tool is shown whole: gzip-file-as-resource's URL default.
-    assert.ok(
-      out.some((l) => l.includes(`"default": "${README_URL}"`)),
-      r.stdout,
-    );
+    // An added tool is shown whole, never cut: gzip-file-as-resource's URL default.
+    assert.ok(out.includes(`    inputSchema/properties/data/default: "${README_URL}"`), r.stdout);
     assert.ok(
       out.some((l) =>
         l.startsWith(
@@ -428,25 +447,39 @@ describe("real drift: server-filesystem 2025.11.25 pinned, 2026.8.31 served", ()
 
     const out = lines(r);
     assert.equal(out[0], "filesystem  DRIFT  (14 pinned tools)");
-    assert.deepEqual(textEntries(r.stdout), expected());
+    assert.deepEqual(textEntries(r.stdout), sorted(expected()));
 
     const move = out.findIndex((l) => /^ {2}DRIFTED {4}move_file +changed: annotations$/.test(l));
     assert.ok(move > 0, r.stdout);
-    assert.deepEqual(out.slice(move + 1, move + 4), [
-      "    annotations/destructiveHint: false -> true",
-      "    annotations/openWorldHint: (absent) -> false",
+    assert.deepEqual(out.slice(move + 1, move + 3), [
       "    [medium] annotation-destructive-added at annotations/destructiveHint: false -> true",
+      "    annotations/openWorldHint: (absent) -> false",
+    ]);
+
+    // The 13 other tools gained openWorldHint: false and nothing else the same
+    // way: one group that names each, once.
+    const group = out.findIndex((l) => /^ {2}DRIFTED {4}13 tools: /.test(l));
+    assert.ok(group > 0, r.stdout);
+    assert.deepEqual(out.slice(group, group + 3), [
+      `  DRIFTED    13 tools: ${TOOLS.filter((t) => t !== "move_file").join(", ")}`,
+      "    [low] annotation-changed at annotations",
+      "      annotations/openWorldHint: (absent) -> false",
     ]);
 
     const media = out.findIndex((l) =>
       /^ {2}DRIFTED {4}read_media_file +changed: annotations, description, outputSchema$/.test(l),
     );
     assert.ok(media > 0, r.stdout);
-    assert.equal(out[media + 1], "    description:");
+    const block = out.slice(
+      media + 1,
+      out.findIndex((l, i) => i > media && !/^ {4}/.test(l)),
+    );
+    const d = block.indexOf("      description:");
+    assert.equal(block[d - 1], "    [low] description-changed at description");
     // A word diff of the real change: without the added runs it is the old
     // description, without the removed runs the new one.
-    const diff = out[media + 2]!;
-    assert.match(diff, /^ {6}Read \[-an image or audio file\. /);
+    const diff = block[d + 1]!;
+    assert.match(diff, /^ {8}Read \[-an image or audio file\. /);
     assert.equal(
       diff
         .trim()
@@ -461,25 +494,19 @@ describe("real drift: server-filesystem 2025.11.25 pinned, 2026.8.31 served", ()
         .replace(/\{\+(.*?)\+\}/g, "$1"),
       NEW_DESCRIPTION,
     );
-    const block = out.slice(
-      media + 3,
-      out.findIndex((l, i) => i > media && /^ {2}\S/.test(l)),
-    );
+    // The new anyOf is shown by its members, not cut in the middle: the
+    // image/audio branch and the embedded resource branch.
     for (const line of [
-      `    outputSchema/properties/content/items/required: ["type","data","mimeType"] -> (absent)`,
-      `    outputSchema/properties/content/items/type: "object" -> (absent)`,
-      "    annotations/openWorldHint: (absent) -> false",
       "    [medium] output-schema-changed at outputSchema",
-      "    [low] description-changed at description",
-      "    [low] annotation-changed at annotations",
+      `      outputSchema/properties/content/items/required: ["type","data","mimeType"] -> (absent)`,
+      `      outputSchema/properties/content/items/type: "object" -> (absent)`,
+      `      outputSchema/properties/content/items/anyOf/0/properties/type: (absent) -> {"enum":["image","audio"],"type":"string"}`,
+      `      outputSchema/properties/content/items/anyOf/1/properties/type: (absent) -> {"const":"resource","type":"string"}`,
+      `      outputSchema/properties/content/items/anyOf/1/properties/resource/required: (absent) -> ["uri","blob"]`,
+      "    and 1 change shared with other tools, above",
     ])
       assert.ok(block.includes(line), `${line}\n${block.join("\n")}`);
-    assert.ok(
-      block.some((l) =>
-        l.startsWith("    outputSchema/properties/content/items/anyOf: (absent) -> ["),
-      ),
-      block.join("\n"),
-    );
+    assert.doesNotMatch(r.stdout, /…/);
 
     assert.deepEqual(out.slice(-4), [
       "",

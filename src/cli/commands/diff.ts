@@ -45,7 +45,9 @@ Options:
                        the snapshots of OLD (default: beside it)
   --new-contracts FILE
                        the snapshots of NEW (default: beside it)
-  --verbose            list every tool, unchanged ones included
+  --verbose            list every tool, unchanged ones included, and show every
+                       changed value whole (by default a long one is split
+                       into its members)
 ${REPORT_HELP}
                        The JSON report is verify's, with "old" and "new" naming
                        the two sides; SARIF results and annotations point into NEW

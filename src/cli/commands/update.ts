@@ -33,9 +33,10 @@ import { renderChanges } from "../render/pin-text.js";
 export const help = `Usage: contractpin update [NAME...] [options]
 
 Re-reads the named servers (or every server in the lock), re-pins them, and
-prints what changed (a drifted tool's changed fields from its old contract,
-in the snapshots, and its new one; without the old one, unknown). The lock
-is rewritten only when something did change.
+prints what it accepted as verify shows it: each changed tool's block, its
+findings and the changes shared by several tools (a drifted tool's changes
+from its old contract, in the snapshots, and its new one; without the old
+one, unknown). The lock is rewritten only when something did change.
 If any server cannot be read (or, with --repeat, reads differ), nothing is
 written (exit 1).
 

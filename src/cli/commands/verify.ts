@@ -78,7 +78,9 @@ Options:
                        before it is started. VAR=ORIGIN (e.g. LINEAR_KEY=https://mcp.linear.app)
                        allows VAR only in the URL, headers and auth of an HTTP server at
                        that origin; used elsewhere, the server fails without being contacted
-  --verbose            list every tool, unchanged ones included
+  --verbose            list every tool, unchanged ones included, and show every
+                       changed value whole (by default a long one is split
+                       into its members)
 ${REPORT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}

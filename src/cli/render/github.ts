@@ -1,4 +1,5 @@
-import { itemMessage, type ReportItem } from "./report-model.js";
+import { groupItems, groupMessage } from "./item-groups.js";
+import type { ReportItem } from "./report-model.js";
 
 /** GitHub shows at most 10 error and 10 warning annotations per step: more are dropped. */
 export const ANNOTATION_CAP = 10;
@@ -17,6 +18,9 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
+/** The most tool names one annotation's message lists (GitHub cuts long messages); the text report names each. */
+export const ANNOTATION_NAMES = 50;
+
 /** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {
   /** The lock's path relative to the repository root, for `file=`. */
@@ -27,8 +31,10 @@ export interface AnnotationOptions {
  * GitHub workflow commands for a report's findings (`items`, most severe
  * first): `::error` for a finding that fails the run and is not low,
  * `::warning` for the others, at most {@link ANNOTATION_CAP} of each, and one
- * `::notice` with the totals. Each annotation points at the lock, at the line
- * of the tool's entry. Every value is escaped: a server's text cannot end a
+ * `::notice` with the totals. Identical findings of several tools of a server
+ * (groupItems) are one annotation that names each tool, at the line of the
+ * first tool's entry; any other annotation points at the line of its tool's
+ * entry in the lock. Every value is escaped: a server's text cannot end a
  * command or start one.
  */
 export function renderAnnotations(
@@ -39,22 +45,28 @@ export function renderAnnotations(
   const lines: string[] = [];
   const shown = { error: 0, warning: 0 };
   const total = { error: 0, warning: 0 };
-  for (const item of items) {
+  const annotations = { error: 0, warning: 0 };
+  for (const group of groupItems(items)) {
+    const item = group.items[0]!;
     const kind = item.failing && item.finding.severity !== "low" ? "error" : "warning";
-    total[kind]++;
+    total[kind] += group.items.length;
+    annotations[kind]++;
     if (shown[kind] >= ANNOTATION_CAP) continue;
     shown[kind]++;
-    const title = `contractpin ${item.finding.severity}: ${item.finding.rule}`;
+    const tools = group.items.length === 1 ? "" : ` (${group.items.length} tools)`;
+    const title = `contractpin ${item.finding.severity}: ${item.finding.rule}${tools}`;
     const props = [
       `file=${escapeProperty(options.file)}`,
       `line=${item.line}`,
       `title=${escapeProperty(title)}`,
     ];
-    lines.push(`::${kind} ${props.join(",")}::${escapeData(itemMessage(item))}`);
+    lines.push(
+      `::${kind} ${props.join(",")}::${escapeData(groupMessage(group, ANNOTATION_NAMES))}`,
+    );
   }
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   let notice = `contractpin: ${count(items.length, "finding")} (${count(total.error, "error")}, ${count(total.warning, "warning")})`;
-  if (total.error > shown.error || total.warning > shown.warning) {
+  if (annotations.error > shown.error || annotations.warning > shown.warning) {
     notice += `; annotated: the first ${ANNOTATION_CAP} of each, most severe first; the text report and the json and sarif formats list every finding`;
   }
   lines.push(`::notice title=${escapeProperty("contractpin")}::${escapeData(notice)}`);

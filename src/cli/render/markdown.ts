@@ -1,7 +1,7 @@
 import { summarize } from "../../core/compare.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { DriftReport, ReportItem } from "./report-model.js";
-import { itemMessage } from "./report-model.js";
+import { groupItems, groupMessage } from "./item-groups.js";
 import { style } from "./style.js";
 import { serverLines, summaryLine } from "./verify-text.js";
 
@@ -40,7 +40,8 @@ const STATUS = { ok: "✅ ok", drift: "❌ drift", unreachable: "⚠️ unreacha
 /**
  * The report as GitHub-flavoured Markdown, for a job summary or a
  * pull-request comment: the verdict, a table of servers, each finding (most
- * severe first), then each server's detail as the text report shows it.
+ * severe first; identical findings of several tools once, naming each tool),
+ * then each server's detail as the text report shows it.
  * Every string from a server is inside a code span or a fenced block, shown
  * by visibleText. At most `maxBytes` bytes of UTF-8: what does not fit is
  * left out, with a note that says so.
@@ -68,9 +69,12 @@ export function renderMarkdown(
   }
   if (items.length > 0) {
     parts.push(`\n### Findings\n\n`);
-    for (const item of items) {
+    // Identical findings of several tools are one bullet naming each tool.
+    for (const group of groupItems(items)) {
+      const { finding } = group.items[0]!;
+      const where = [...new Set(group.items.map((i) => i.line))];
       parts.push(
-        `- **${item.finding.severity}** ${codeSpan(item.finding.rule)} (lock line ${item.line}): ${codeSpan(itemMessage(item))}\n`,
+        `- **${finding.severity}** ${codeSpan(finding.rule)} (lock line${where.length === 1 ? "" : "s"} ${where.join(", ")}): ${codeSpan(groupMessage(group))}\n`,
       );
     }
   }

@@ -2,8 +2,8 @@ import type { ServerFinding } from "../../core/compare.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
-import { driftedFields, driftedFieldsText } from "./changed-fields.js";
-import { displayName } from "./style.js";
+import { displayName, style } from "./style.js";
+import { memberLines } from "./verify-text.js";
 
 /** One line for a server just pinned. */
 export function renderPinned(
@@ -18,8 +18,10 @@ export function renderPinned(
 
 /**
  * What re-pinning changed, per server, from a comparison of the old pins with
- * the new: a drifted tool's changed fields as `explained` confirms them (from
- * both contracts), else unknown.
+ * the new: for a server that changed, verify's report of its tools (the same
+ * blocks, findings and groups, memberLines), so that what is accepted reads
+ * as verify showed it; a drifted tool's changed fields as `explained`
+ * confirms them (from both contracts), else unknown. No colour.
  */
 export function renderChanges(
   findings: readonly ServerFinding[],
@@ -33,14 +35,8 @@ export function renderChanges(
       continue;
     }
     lines.push(`${displayName(server.name)}: updated`);
-    for (const tool of changed) {
-      const detail = explained?.get(server.name)?.tools.get(tool.name);
-      const fields =
-        tool.status === "drifted"
-          ? `  changed: ${driftedFieldsText(driftedFields(tool, detail))}`
-          : "";
-      lines.push(`  ${tool.status.padEnd(8)}  ${displayName(tool.name)}${fields}`);
-    }
+    for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
+      lines.push(line);
   }
   return lines.join("\n") + "\n";
 }

@@ -2,14 +2,11 @@ import type { ServerFinding } from "../../core/compare.js";
 import type { Digest } from "../../core/digest.js";
 import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
-import { ruleOf } from "../../core/findings/rules.js";
 import type { LockLines } from "../../core/lock-lines.js";
 import { escapeHiddenJson } from "../../core/pretty-json.js";
-import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
-import { driftedFields, unknownFieldsText } from "./changed-fields.js";
-import { displayName, style } from "./style.js";
-import { findingLine } from "./verify-text.js";
+import { driftedFields } from "./changed-fields.js";
+import { groupMessage, groupPlace } from "./item-groups.js";
 
 /**
  * Everything a report of `verify` or `diff` is made from: plain data, built
@@ -122,8 +119,7 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
 
 /** Where a finding is, for a message: `server docs, tool search` (names shown safely). */
 export function itemPlace(item: ReportItem): string {
-  const server = `server ${displayName(item.server)}`;
-  return item.tool === undefined ? server : `${server}, tool ${displayName(item.tool)}`;
+  return groupPlace({ items: [item] });
 }
 
 /**
@@ -132,20 +128,7 @@ export function itemPlace(item: ReportItem): string {
  * report. Server text is shown by visibleText and displayName only.
  */
 export function itemMessage(item: ReportItem): string {
-  const { finding } = item;
-  const rule = ruleOf(finding.rule);
-  let detail: string;
-  if (finding.rule === "server-unreachable") {
-    detail = typeof finding.after === "string" ? visibleText(finding.after) : "no reason given";
-  } else if (finding.rule === "tool-drifted") {
-    // Its fields are those the field digests claim: no snapshot confirms them.
-    const claimed = Array.isArray(finding.after) ? finding.after.map((f) => String(f)) : [];
-    detail = `changed: ${unknownFieldsText(claimed.map((f) => visibleText(f)))}`;
-  } else {
-    detail = findingLine(finding, style(false));
-  }
-  const allowed = item.failing ? "" : " (allowed by --allow-new)";
-  return `${itemPlace(item)}: ${rule.title}${allowed}. ${detail}`;
+  return groupMessage({ items: [item] });
 }
 
 /**

@@ -2,12 +2,13 @@ import { summarize, type ServerFinding, type ToolFinding } from "../../core/comp
 import type { Contract } from "../../core/contract.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { prettyJson } from "../../core/pretty-json.js";
-import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
-import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
-import type { Finding } from "../../core/findings/finding.js";
+import { renderJsonValue } from "../../core/findings/diff-json.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
+import { changeEntries, REPORTED_FIELDS, splitValue } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
+import { entryLines, findingLine, valueLines } from "./entry-text.js";
+import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
 import { surfaceLines } from "./surface-text.js";
 
@@ -17,6 +18,8 @@ const TOOL_LABEL: Record<ToolFinding["status"], string> = {
   added: "ADDED",
   removed: "REMOVED",
 };
+
+export { findingLine } from "./entry-text.js";
 
 /** Options of {@link renderVerifyText}. */
 export interface VerifyTextOptions {
@@ -59,9 +62,8 @@ export function renderVerifyText(
 }
 
 /**
- * One server's lines of the text report: its head line, then a block for each
- * tool that is not unchanged (every tool with `verbose`). No colour when `s`
- * is `style(false)`.
+ * One server's lines of the text report: its head line, then what changed
+ * ({@link memberLines}). No colour when `s` is `style(false)`.
  */
 export function serverLines(
   server: ServerFinding,
@@ -80,15 +82,58 @@ export function serverLines(
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
   // Findings about the server itself (how it is reached changed, from diff).
   for (const finding of explained?.findings ?? []) lines.push(`  ${findingLine(finding, s)}`);
+  for (const line of memberLines(server, explained, verbose, s)) lines.push(line);
+  return lines;
+}
+
+/**
+ * What changed in a server's tools: first each change that several tools
+ * share identically (shareEntries), once, with every tool's name; then a
+ * block for each tool that is not unchanged (every tool with `verbose`)
+ * with what is its own. A tool whose every change is shared has no block of
+ * its own. Values are shown whole with `verbose`.
+ */
+export function memberLines(
+  server: ServerFinding,
+  explained: ServerExplained | undefined,
+  verbose: boolean,
+  s: Style,
+): string[] {
+  const lines: string[] = [];
   const shown = verbose ? server.tools : server.tools.filter((t) => t.status !== "unchanged");
+  const members = shown.map((tool) => {
+    const detail = explained?.tools.get(tool.name);
+    const whole = addedWhole(tool.status, detail);
+    const entries =
+      detail === undefined
+        ? []
+        : changeEntries(whole ? undefined : detail.before, detail.after, detail.findings, {
+            verbose,
+          });
+    const renamed = detail?.renamedFrom !== undefined || detail?.renamedTo !== undefined;
+    const groupable = (tool.status === "drifted" || tool.status === "removed") && !renamed;
+    return { name: tool.name, status: tool.status, entries, groupable };
+  });
+  const { shared, own, sharedCount } = shareEntries(members);
+  for (const group of shared) {
+    const label = s.red(TOOL_LABEL[group.status as ToolFinding["status"]].padEnd(9));
+    const names = group.names.map((n) => displayName(n)).join(", ");
+    lines.push(`  ${label}  ${group.names.length} tools: ${names}`);
+    for (const l of entryLines(group.entry, "    ", s, verbose)) lines.push(l);
+  }
+  // A tool whose every change is shared needs no block of its own.
+  const blocks = shown.filter((_, i) => {
+    const m = members[i]!;
+    return !m.groupable || own.get(m.name)!.length > 0 || sharedCount.get(m.name) === 0;
+  });
   // The column of "changed:"; a name longer than ALIGN_MAX is not aligned with,
   // else one long name from a server would pad every drifted tool's line.
   let width = 0;
-  for (const tool of shown) {
+  for (const tool of blocks) {
     const length = displayName(tool.name).length;
     if (length <= ALIGN_MAX) width = Math.max(width, length);
   }
-  for (const tool of shown) {
+  for (const tool of blocks) {
     const label = TOOL_LABEL[tool.status].padEnd(9);
     const painted =
       tool.status === "unchanged"
@@ -112,80 +157,55 @@ export function serverLines(
     if (tool.status === "added" && server.status === "ok")
       line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
-    if (detail !== undefined) for (const l of toolBlock(tool.status, detail, s)) lines.push(l);
+    if (detail !== undefined && addedWhole(tool.status, detail)) {
+      for (const l of addedBlock(detail.after!, verbose)) lines.push(l);
+    }
+    for (const entry of own.get(tool.name)!) {
+      for (const l of entryLines(entry, "    ", s, verbose)) lines.push(l);
+    }
+    const common = sharedCount.get(tool.name)!;
+    if (common > 0) {
+      lines.push(
+        s.dim(`    and ${common} change${common === 1 ? "" : "s"} shared with other tools, above`),
+      );
+    }
   }
   for (const l of surfaceLines(server, explained?.surface, verbose, s)) lines.push(l);
   return lines;
 }
 
-const SCHEMA_FIELDS = ["inputSchema", "outputSchema", "annotations"] as const;
-
-/** The block under a tool: what changed (or the whole tool, when added), then its findings. */
-function toolBlock(status: ToolFinding["status"], tool: ToolExplained, s: Style): string[] {
-  const lines: string[] = [];
-  const { before, after } = tool;
-  if (status === "added" && after !== undefined && tool.renamedFrom === undefined) {
-    // An added tool, shown whole.
-    lines.push("    description:");
-    for (const l of descriptionText(after.description).split("\n")) lines.push(`      ${l}`);
-    for (const field of SCHEMA_FIELDS) {
-      const value = after[field];
-      if (value === undefined || (field === "inputSchema" && value === null)) continue;
-      lines.push(`    ${field}:`);
-      for (const l of prettyJson(value).split("\n")) lines.push(`      ${visibleText(l)}`);
-    }
-  } else if (after !== undefined && before !== undefined) {
-    if (!same(before.description, after.description)) {
-      lines.push("    description:");
-      const words =
-        typeof before.description === "string" && typeof after.description === "string"
-          ? renderWordDiff(diffWords(before.description, after.description))
-          : `${renderJsonValue(before.description)} -> ${renderJsonValue(after.description)}`;
-      for (const l of words.split("\n")) lines.push(`      ${l}`);
-    }
-    for (const field of SCHEMA_FIELDS) {
-      for (const change of diffJson(fieldOf(before, field), fieldOf(after, field), `/${field}`)) {
-        lines.push(`    ${renderJsonChange(change)}`);
-      }
-    }
-  }
-  for (const finding of tool.findings) lines.push(`    ${findingLine(finding, s)}`);
-  return lines;
+/** An added tool is shown whole, unless it is a likely rename (then its changes are shown). */
+function addedWhole(status: ToolFinding["status"], detail: ToolExplained | undefined): boolean {
+  return status === "added" && detail?.after !== undefined && detail.renamedFrom === undefined;
 }
 
-/** `[high] input-property-added at inputSchema/properties/x: (absent) -> {"type":"string"}`. */
-export function findingLine(finding: Finding, s: Style): string {
-  const paint =
-    finding.severity === "critical" || finding.severity === "high"
-      ? s.red
-      : finding.severity === "medium"
-        ? s.yellow
-        : s.dim;
-  let line = `${paint(`[${finding.severity}]`)} ${finding.rule}`;
-  if (finding.pointer !== undefined) line += ` at ${visibleText(finding.pointer.slice(1))}`;
-  const { before, after } = finding;
-  if (finding.rule === "tool-name-confusable") {
-    // `before` is the other tool's name, not an old value of this one.
-    line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
-  } else if (finding.rule.startsWith("description-") && finding.rule !== "description-changed") {
-    if (Array.isArray(after)) line += `: gained ${after.map((v) => renderJsonValue(v)).join(", ")}`;
-  } else if (before !== undefined || after !== undefined) {
-    line += `: ${renderJsonValue(before, { maxLength: 60 })} -> ${renderJsonValue(after, { maxLength: 60 })}`;
+/**
+ * An added tool, shown whole: its description, then each schema field, one
+ * line when it fits, else split into its members (values never cut); with
+ * `verbose`, pretty-printed.
+ */
+function addedBlock(after: Contract, verbose: boolean): string[] {
+  const lines: string[] = [];
+  lines.push("    description:");
+  for (const l of descriptionText(after.description).split("\n")) lines.push(`      ${l}`);
+  for (const field of REPORTED_FIELDS) {
+    if (field === "description") continue;
+    const value = after[field];
+    if (value === undefined || (field === "inputSchema" && value === null)) continue;
+    if (!verbose) {
+      for (const change of splitValue(`/${field}`, value, false))
+        for (const l of valueLines(change)) lines.push(`    ${l}`);
+      continue;
+    }
+    lines.push(`    ${field}:`);
+    for (const l of prettyJson(value).split("\n")) lines.push(`      ${visibleText(l)}`);
   }
-  return line;
+  return lines;
 }
 
 function descriptionText(description: JsonValue): string {
   if (typeof description === "string") return visibleText(description, { multiline: true });
   return description === null ? "(none)" : renderJsonValue(description);
-}
-
-function fieldOf(c: Contract, field: (typeof SCHEMA_FIELDS)[number]): JsonValue | undefined {
-  return c[field] ?? undefined;
-}
-
-function same(a: JsonValue, b: JsonValue): boolean {
-  return diffJson(a, b).length === 0;
 }
 
 /** The verdict in one line: `OK: 2 servers match the lock` or `FAIL: 1 drifted of 2 servers (...)` (for diff, SAME or DIFFER). */

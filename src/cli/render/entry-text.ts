@@ -1,0 +1,107 @@
+import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
+import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import type { Finding } from "../../core/findings/finding.js";
+import { visibleText } from "../../core/visible-text.js";
+import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
+import type { Style } from "./style.js";
+
+/** Options of {@link findingLine}. */
+export interface FindingLineOptions {
+  /** Longest shown value before its middle is cut (default 60). */
+  maxLength?: number;
+  /** Show the finding's before and after (default true). */
+  values?: boolean;
+}
+
+/** `[high] input-property-added at inputSchema/properties/x: (absent) -> {"type":"string"}`. */
+export function findingLine(finding: Finding, s: Style, options: FindingLineOptions = {}): string {
+  const paint =
+    finding.severity === "critical" || finding.severity === "high"
+      ? s.red
+      : finding.severity === "medium"
+        ? s.yellow
+        : s.dim;
+  let line = `${paint(`[${finding.severity}]`)} ${finding.rule}`;
+  if (finding.pointer !== undefined) line += ` at ${visibleText(finding.pointer.slice(1))}`;
+  const { before, after } = finding;
+  const shown = { maxLength: options.maxLength ?? 60 };
+  if (finding.rule === "tool-name-confusable") {
+    // `before` is the other tool's name, not an old value of this one.
+    line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
+  } else if (finding.rule.startsWith("description-") && finding.rule !== "description-changed") {
+    if (Array.isArray(after)) line += `: gained ${after.map((v) => renderJsonValue(v)).join(", ")}`;
+  } else if (options.values !== false && (before !== undefined || after !== undefined)) {
+    line += `: ${renderJsonValue(before, shown)} -> ${renderJsonValue(after, shown)}`;
+  }
+  return line;
+}
+
+/**
+ * An entry's lines, each starting with `indent`: its findings (values whole,
+ * or left to the change lines when too long), then the changes no finding
+ * states, indented under the findings. Server text goes through visibleText.
+ */
+export function entryLines(
+  entry: ChangeEntry,
+  indent: string,
+  s: Style,
+  verbose: boolean,
+): string[] {
+  const lines: string[] = [];
+  for (const finding of entry.findings) {
+    const whole = verbose || (fits(finding.before) && fits(finding.after));
+    // Values are never cut: too long for the line, they are left to the
+    // change lines under the finding (split into members), else shown whole.
+    const options: FindingLineOptions =
+      whole || entry.changes.length === 0 ? { maxLength: Infinity } : { values: false };
+    lines.push(`${indent}${findingLine(finding, s, options)}`);
+  }
+  const under = entry.findings.length > 0 ? `${indent}  ` : indent;
+  for (const change of entry.changes) {
+    if (entry.findings.some((f) => states(f, change, verbose))) continue;
+    for (const line of changeLines(change, verbose)) lines.push(`${under}${line}`);
+  }
+  return lines;
+}
+
+/**
+ * One change: `pointer: before -> after`, values whole (never cut in the
+ * middle); two strings longer than VALUE_WIDTH (unless `verbose`),
+ * and any two descriptions, as a word diff under `pointer:`.
+ */
+export function changeLines(change: ShownChange, verbose: boolean): string[] {
+  const { before, after } = change;
+  const where = visibleText(change.pointer.slice(1));
+  const lines: string[] = [];
+  if (
+    typeof before === "string" &&
+    typeof after === "string" &&
+    (change.pointer === "/description" || (!verbose && !(fits(before) && fits(after))))
+  ) {
+    lines.push(`${where}:`);
+    for (const l of renderWordDiff(diffWords(before, after)).split("\n")) lines.push(`  ${l}`);
+  } else {
+    // Whole: a value that could be split was (change-entries); what is left
+    // (a long scalar, a list of scalars, a change of type) is the change itself.
+    lines.push(renderJsonChange(change, { maxLength: Infinity }));
+  }
+  if (change.more !== undefined) {
+    const of = visibleText((change.moreOf ?? change.pointer).slice(1));
+    lines.push(`… ${change.more} more value(s) of ${of} left out: --verbose shows it whole`);
+  }
+  return lines;
+}
+
+/**
+ * A value shown on its own (an added tool's field, split by splitValue):
+ * `pointer: value`, whole, and how many members are left out, if any.
+ */
+export function valueLines(change: ShownChange): string[] {
+  const where = visibleText(change.pointer.slice(1));
+  const lines = [`${where}: ${renderJsonValue(change.after, { maxLength: Infinity })}`];
+  if (change.more !== undefined) {
+    const of = visibleText((change.moreOf ?? change.pointer).slice(1));
+    lines.push(`… ${change.more} more value(s) of ${of} left out: --verbose shows it whole`);
+  }
+  return lines;
+}
