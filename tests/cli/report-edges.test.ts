@@ -58,7 +58,8 @@ describe("report formats at their edges", () => {
       Array.from({ length: n }, (_, i) => ({
         name: `tool${String(i).padStart(5, "0")}`,
         description: `${description} ${i}`,
-        inputSchema: { type: "object" },
+        // Closed: a property added to it widens what the tool accepts (high).
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
       }));
     ws.dump("big.json", tools(10_000, "Reads a page."));
     assert.equal(cli(["add", "big", "--file", "big.json"], ws).code, 0);
@@ -68,7 +69,11 @@ describe("report formats at their edges", () => {
     const added = Array.from({ length: 15 }, (_, i) => ({ name: `new${i}`, description: "x" }));
     const changed = tools(10_000, "Reads a page, ```` then `mails` it").map((t, i) => ({
       ...t,
-      inputSchema: { type: "object", properties: { [`p${i}`]: { type: "string" } } },
+      inputSchema: {
+        type: "object",
+        properties: { [`p${i}`]: { type: "string" } },
+        additionalProperties: false,
+      },
     }));
     ws.dump("big.json", [...changed, ...added]);
     const summary = ws.write("summary.md", "## an earlier step\n");

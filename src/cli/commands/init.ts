@@ -28,7 +28,7 @@ import {
 import { checkConfigOptions, nothingFound } from "../config-files.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
-import { firstSightFindings } from "../../core/findings/first-sight.js";
+import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
@@ -185,7 +185,10 @@ export async function run(args: string[], io: Io): Promise<number> {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }
     for (const name of names) {
-      const findings = firstSightFindings(name, pinned.get(name)!.contracts);
+      const findings = notShown(
+        firstSightFindings(name, pinned.get(name)!.contracts),
+        shownFindings(changes.explained?.get(name)),
+      );
       await io.out(renderPinnedFindings(name, findings, io.color));
     }
   }

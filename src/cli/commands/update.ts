@@ -1,6 +1,6 @@
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
-import { firstSightFindings } from "../../core/findings/first-sight.js";
+import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
@@ -113,7 +113,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     return EXIT.OK;
   }
   await io.out(renderChanges(changes.findings, changes.explained));
-  for (const r of reports) await io.out(renderPinnedFindings(r.name, r.findings, io.color));
+  for (const r of reports) {
+    const review = notShown(r.findings, shownFindings(changes.explained?.get(r.name)));
+    await io.out(renderPinnedFindings(r.name, review, io.color));
+  }
   await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
   return EXIT.OK;
 }
