@@ -22,6 +22,7 @@ describe("server-everything: the whole surface pinned and verified", () => {
     const ws = new Workspace();
     const add = runCli(["add", "everything", "--", ...everything], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stdout, /: 13 tools, instructions, 4 prompts, 2 resource templates, sha256:/);
     const lock = ws.lockJson() as unknown as { contractpin: string };
     assert.equal(lock.contractpin, "2");
     const entry = serverOf(ws, "everything");
@@ -88,7 +89,12 @@ describe("server-everything: the whole surface pinned and verified", () => {
       notes[0]!,
       /server everything serves instructions, prompts or resources .*contractpin update$/,
     );
-    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    const update = runCli(["update"], { cwd: ws.dir });
+    assert.equal(update.code, 0, update.stderr);
+    assert.match(
+      update.stdout,
+      /^everything: updated\n {2}now pins its instructions, prompts and resource templates too$/m,
+    );
     assert.equal((ws.lockJson() as unknown as { contractpin: string }).contractpin, "2");
     const again = runCli(["verify"], { cwd: ws.dir });
     assert.equal(again.code, 0, again.stderr);

@@ -1,3 +1,4 @@
+import { compareSurface, withSurface } from "../../core/surface/compare-surface.js";
 import { compareServer } from "../../core/compare.js";
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
@@ -76,7 +77,19 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, { server }] of repinned) setMember(servers, name, server);
-  const changes = names.map((name) => compareServer(name, previous.servers[name]!, servers[name]!));
+  const scopes = new Map<string, string>();
+  const changes = names.map((name) => {
+    const before = previous.servers[name]!;
+    const after = servers[name]!;
+    const finding = compareServer(name, before, after);
+    if (before.surface === undefined && after.surface !== undefined)
+      scopes.set(name, "now pins its instructions, prompts and resource templates too");
+    if (before.surface !== undefined && after.surface === undefined)
+      scopes.set(name, "now pins its tools only");
+    return before.surface === undefined || after.surface === undefined
+      ? finding
+      : withSurface(finding, compareSurface(before.surface, after.surface));
+  });
   const written = await writeLock(
     lockFile,
     { generated_at: timestamp(new Date()), servers },
@@ -90,7 +103,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     });
   }
   await io.out(
-    renderChanges(changes) + (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
+    renderChanges(changes, scopes) +
+      (written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`),
   );
   return EXIT.OK;
 }

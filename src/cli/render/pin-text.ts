@@ -1,6 +1,7 @@
 import type { ServerFinding } from "../../core/compare.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
+import { kindById, SURFACE_KINDS } from "../../core/surface/kinds.js";
 import { displayName } from "./style.js";
 
 /** One line for a server just pinned. */
@@ -11,15 +12,33 @@ export function renderPinned(
   lockPath: string,
 ): string {
   const tools = `${server.tool_count} tool${server.tool_count === 1 ? "" : "s"}`;
-  return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}, ${server.digest} in ${lockPath}\n`;
+  return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}${surfaceCounts(server)}, ${server.digest} in ${lockPath}\n`;
+}
+
+/** `, instructions, 4 prompts, 2 resource templates` for a server that pins its surface (SPEC.md 10). */
+function surfaceCounts(server: PinnedServer): string {
+  const surface = server.surface;
+  if (surface === undefined) return "";
+  let out = surface.instructions === null ? ", no instructions" : ", instructions";
+  for (const kind of SURFACE_KINDS) {
+    const list = surface[kind.id];
+    if (list === undefined || list === null) continue;
+    out += `, ${list.count} ${kind.noun}${list.count === 1 ? "" : "s"}`;
+  }
+  return out;
 }
 
 /** What re-pinning changed, per server, from a comparison of the old pins with the new. */
-export function renderChanges(findings: readonly ServerFinding[]): string {
+export function renderChanges(
+  findings: readonly ServerFinding[],
+  scopes?: ReadonlyMap<string, string>,
+): string {
   const lines: string[] = [];
   for (const server of findings) {
     const changed = server.tools.filter((t) => t.status !== "unchanged");
-    if (changed.length === 0) {
+    const parts = (server.surface ?? []).filter((p) => p.status !== "unchanged");
+    const scope = scopes?.get(server.name);
+    if (changed.length === 0 && parts.length === 0 && scope === undefined) {
       lines.push(`${displayName(server.name)}: unchanged (${server.tools.length} tools)`);
       continue;
     }
@@ -31,6 +50,16 @@ export function renderChanges(findings: readonly ServerFinding[]): string {
           : "";
       lines.push(`  ${tool.status.padEnd(8)}  ${displayName(tool.name)}${fields}`);
     }
+    for (const part of parts) {
+      const what =
+        part.part === "instructions"
+          ? "instructions"
+          : part.key === undefined
+            ? kindById(part.part).method
+            : `${kindById(part.part).noun} ${displayName(part.key)}`;
+      lines.push(`  ${part.status.padEnd(8)}  ${what}`);
+    }
+    if (scope !== undefined) lines.push(`  ${scope}`);
   }
   return lines.join("\n") + "\n";
 }
