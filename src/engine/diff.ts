@@ -1,4 +1,6 @@
 import { compareServer, type ServerFinding } from "../core/compare.js";
+import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import type { SurfaceDigests } from "../core/surface/surface.js";
 import type { Contract } from "../core/contract.js";
 import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
@@ -47,7 +49,13 @@ export async function diffSides(
   for (const name of names) {
     const o = old.servers.get(name);
     const n = next.servers.get(name);
-    const finding = compareServer(name, o?.digests ?? EMPTY, n?.digests ?? EMPTY);
+    let finding = compareServer(name, o?.digests ?? EMPTY, n?.digests ?? EMPTY);
+    // SPEC.md 10.6: the surfaces too, when either side pins one (the other as pinning none).
+    const os = o?.digests.surface;
+    const ns = n?.digests.surface;
+    if (o !== undefined && n !== undefined && (os !== undefined || ns !== undefined)) {
+      finding = withSurface(finding, compareSurface(os ?? NO_SURFACE, ns ?? NO_SURFACE));
+    }
     if (n === undefined) delete finding.liveDigest;
     const changes =
       o?.pinned !== undefined && n?.pinned !== undefined
@@ -114,6 +122,7 @@ function entryKey(server: string, tool: string): string {
 }
 
 const EMPTY: ServerDigests = { tool_count: 0, digest: serverDigest({}), tools: {} };
+const NO_SURFACE: SurfaceDigests = { instructions: null, prompts: null, resource_templates: null };
 
 /**
  * The server names to compare, each side's dump renamed to its pair's name.

@@ -190,6 +190,30 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
     });
   }
 
+  it("diff of the lock before and after update shows the changed instructions (exit 1), though every tool is the same", () => {
+    const ws = new Workspace();
+    const variantFile = ws.path("variant.txt");
+    runCli(
+      [
+        "add",
+        "s",
+        "--env",
+        `SURFACE_VARIANT_FILE=${variantFile}`,
+        "--",
+        process.execPath,
+        SDK_SERVER,
+      ],
+      { cwd: ws.dir },
+    );
+    writeFileSync(ws.path("old.lock"), ws.read());
+    writeFileSync(variantFile, "instructions\n");
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    const diff = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
+    assert.equal(diff.code, 1, diff.stdout + diff.stderr);
+    assert.match(diff.stdout, /^ {2}DRIFTED {4}instructions$/m);
+    assert.match(diff.stdout, /^DIFFER: 1 drifted of 1 server$/m);
+  });
+
   it("a prompt added later fails like an added tool, unless --allow-new", () => {
     const ws = new Workspace();
     const variantFile = ws.path("variant.txt");
