@@ -1,10 +1,11 @@
 import { compareServer, type ServerFinding } from "../core/compare.js";
 import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import { explainSurfaceDiff, type SurfaceSide } from "./explain-surface.js";
 import type { SurfaceDigests } from "../core/surface/surface.js";
 import type { Contract } from "../core/contract.js";
 import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
-import type { Finding } from "../core/findings/finding.js";
+import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { visibleText } from "../core/visible-text.js";
 import {
@@ -96,7 +97,23 @@ export async function diffSides(
     server.findings.push(...sources.get(finding.name)!);
     explained.set(finding.name, server);
   }
+  const surfaces = await explainSurfaceDiff(findings, sideOf(old), sideOf(next), warn);
+  for (const [name, { parts, findings: found }] of surfaces) {
+    const server = explained.get(name)!;
+    server.surface = parts;
+    server.findings.push(...found.sort(bySeverity));
+  }
   return { findings, explained };
+}
+
+/** A diff side as the surface explanation reads it. */
+function sideOf(side: DiffSide): SurfaceSide {
+  return {
+    path: side.path,
+    kind: side.kind,
+    ...(side.snapshots === undefined ? {} : { snapshots: side.snapshots }),
+    contractsOf: (server) => side.servers.get(server)?.surfaceContracts,
+  };
 }
 
 /** The contracts found on `side` for `wanted`, by server and tool; one warning for each that is missing. */

@@ -164,6 +164,25 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
       assert.match(verify.stdout, diff);
       assert.match(verify.stdout, /^FAIL: 1 drifted of 1 server$/m);
       assert.doesNotMatch(verify.stdout, /DRIFTED {4}lookup/);
+      // The findings rules run over it: instructions gaining a directive are high.
+      const where =
+        variant === "instructions"
+          ? "instructions"
+          : variant === "prompt"
+            ? "prompts/summarize/description"
+            : "resource_templates/catalogue:~1~1entries~1{id}/description";
+      assert.ok(
+        verify.stdout.includes(
+          `  [high] description-sensitive-path at ${where}: gained "~/.ssh/id_rsa"`,
+        ),
+        verify.stdout,
+      );
+      if (variant === "instructions") {
+        assert.match(
+          verify.stdout,
+          /^ {2}\[high\] instructions-directive at instructions: gained "before answering"$/m,
+        );
+      }
       const json = runCli(["verify", "--json"], { cwd: ws.dir });
       assert.equal(json.code, 1);
       const report = JSON.parse(json.stdout) as {
