@@ -7,11 +7,10 @@ import {
 } from "@modelcontextprotocol/client";
 import { authorizedFetch } from "../../auth/authorized-fetch.js";
 import { readAuth } from "../../auth/read-auth.js";
-import { ContractpinError, isContractpinError } from "../../core/errors.js";
+import { ContractpinError, isContractpinError, type WithDetail } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import type { HttpSource, StdioSource } from "../../core/server-source.js";
 import { httpTarget } from "./http-target.js";
-import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
