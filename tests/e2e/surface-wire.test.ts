@@ -86,4 +86,14 @@ describe("the surface off the wire", () => {
       null,
     );
   });
+
+  it("--repeat: instructions that differ between reads are not pinned (exit 1, named)", () => {
+    const ws = new Workspace();
+    const r = runCli(["add", "s", "--repeat", "2", "--", process.execPath, SERVER, "unstable"], {
+      cwd: ws.dir,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /server s: unstable between 2 reads: instructions$/m);
+    assert.equal(existsSync(ws.path("contractpin.lock")), false);
+  });
 });
