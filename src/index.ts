@@ -24,6 +24,40 @@ export {
   type WithheldTool,
   type WithheldReason,
 } from "./guard/policy.js";
+// The surface besides tools (SPEC.md 10): kinds as data, their contracts and digests.
+export {
+  SURFACE_KINDS,
+  PROMPTS,
+  RESOURCE_TEMPLATES,
+  RESOURCES,
+  kindById,
+  type SurfaceKind,
+  type KindId,
+} from "./core/surface/kinds.js";
+export {
+  itemContractOf,
+  digestItem,
+  digestItems,
+  type ItemContract,
+  type ItemDigests,
+  type ListDigests,
+} from "./core/surface/items.js";
+export {
+  digestSurface,
+  instructionsDigest,
+  surfaceServerDigest,
+  withSurfaceDigests,
+  type ServedSurface,
+  type SurfaceDigests,
+  type SurfaceContracts,
+} from "./core/surface/surface.js";
+export { surfaceFromDump, isSurfaceDump, type SurfaceRead } from "./core/surface/dump.js";
+export {
+  compareSurface,
+  type SurfaceFinding,
+  type SurfacePart,
+} from "./core/surface/compare-surface.js";
+export { isPinnedItem, isPinnedInstructions } from "./core/surface/pinned.js";
 export { prettyJson } from "./core/pretty-json.js";
 export { ContractpinError, isContractpinError, type ErrorCode } from "./core/errors.js";
 export type { JsonValue, JsonObject } from "./core/json-value.js";

@@ -43,7 +43,12 @@ export async function writeUpgrade(
   candidates: readonly UpgradeCandidate[],
   w: UpgradeWrite,
 ): Promise<void> {
-  const requests = candidates.map((c) => ({ name: c.name, source: c.source }));
+  // The pin keeps its scope: tools only, or its surface (resources as pinned).
+  const requests = candidates.map((c) => {
+    const surface = lock.servers[c.name]?.surface;
+    const scope = surface === undefined ? null : { resources: surface.resources !== undefined };
+    return { name: c.name, source: c.source, scope };
+  });
   const pinned = await pinAll(requests, w.ctx, w.concurrency, w.repeat);
   for (const c of candidates) {
     if (pinned.get(c.name)!.server.digest !== c.verified.finding.liveDigest) {

@@ -117,3 +117,8 @@ export function isContractpinError(
 ): err is ContractpinError<string> {
   return err instanceof ContractpinError && (codes.length === 0 || codes.includes(err.code));
 }
+
+/** An error that carries extra lines for people, such as a server's last stderr lines. */
+export interface WithDetail {
+  detail?: string[];
+}

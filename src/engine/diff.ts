@@ -1,8 +1,11 @@
 import { compareServer, type ServerFinding } from "../core/compare.js";
+import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import { explainSurfaceDiff, type SurfaceSide } from "./explain-surface.js";
+import type { SurfaceDigests } from "../core/surface/surface.js";
 import type { Contract } from "../core/contract.js";
 import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
-import type { Finding } from "../core/findings/finding.js";
+import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { visibleText } from "../core/visible-text.js";
 import {
@@ -49,7 +52,13 @@ export async function diffSides(
   for (const name of names) {
     const o = old.servers.get(name);
     const n = next.servers.get(name);
-    const finding = compareServer(name, o?.digests ?? EMPTY, n?.digests ?? EMPTY);
+    let finding = compareServer(name, o?.digests ?? EMPTY, n?.digests ?? EMPTY);
+    // SPEC.md 10.6: the surfaces too, when either side pins one (the other as pinning none).
+    const os = o?.digests.surface;
+    const ns = n?.digests.surface;
+    if (o !== undefined && n !== undefined && (os !== undefined || ns !== undefined)) {
+      finding = withSurface(finding, compareSurface(os ?? NO_SURFACE, ns ?? NO_SURFACE));
+    }
     if (n === undefined) delete finding.liveDigest;
     const changes =
       o?.pinned !== undefined && n?.pinned !== undefined
@@ -91,7 +100,23 @@ export async function diffSides(
     server.findings.push(...sources.get(finding.name)!);
     explained.set(finding.name, server);
   }
+  const surfaces = await explainSurfaceDiff(findings, sideOf(old), sideOf(next), warn);
+  for (const [name, { parts, findings: found }] of surfaces) {
+    const server = explained.get(name)!;
+    server.surface = parts;
+    server.findings.push(...found.sort(bySeverity));
+  }
   return { findings, explained };
+}
+
+/** A diff side as the surface explanation reads it. */
+function sideOf(side: DiffSide): SurfaceSide {
+  return {
+    path: side.path,
+    kind: side.kind,
+    ...(side.snapshots === undefined ? {} : { snapshots: side.snapshots }),
+    contractsOf: (server) => side.servers.get(server)?.surfaceContracts,
+  };
 }
 
 /**
@@ -127,6 +152,7 @@ function entryKey(server: string, tool: string): string {
 }
 
 const EMPTY: ServerDigests = { tool_count: 0, digest: serverDigest({}), tools: {} };
+const NO_SURFACE: SurfaceDigests = { instructions: null, prompts: null, resource_templates: null };
 
 /**
  * The server names to compare, each side's dump renamed to its pair's name.

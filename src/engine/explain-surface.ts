@@ -1,11 +1,8 @@
-import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
-import {
-  surfaceKey,
-  type SurfaceExplained,
-  type SurfaceFinding,
-} from "../core/surface/compare-surface.js";
-import { kindById } from "../core/surface/kinds.js";
+import type { ServerFinding } from "../core/compare.js";
+import type { Finding } from "../core/findings/finding.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
+import { partOf, surfaceFindings } from "../core/surface/findings.js";
+import { surfaceKey, type SurfaceExplained } from "../core/surface/compare-surface.js";
 import { readSnapshot, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
 import { pinnedPart } from "../io/snapshot-surface.js";
 import type { VerifiedServer } from "./verify.js";
@@ -20,8 +17,8 @@ export async function explainSurfaces(
   lockFile: string,
   verified: readonly VerifiedServer[],
   warn: (message: string) => void,
-): Promise<Map<string, Map<string, SurfaceExplained>>> {
-  const out = new Map<string, Map<string, SurfaceExplained>>();
+): Promise<Map<string, { parts: Map<string, SurfaceExplained>; findings: Finding[] }>> {
+  const out = new Map<string, { parts: Map<string, SurfaceExplained>; findings: Finding[] }>();
   const moved = verified.filter((v) =>
     (v.finding.surface ?? []).some((f) => f.status !== "unchanged"),
   );
@@ -35,29 +32,90 @@ export async function explainSurfaces(
   for (const { finding, surfaceContracts } of moved) {
     const entry = snapshot?.surfaces?.[finding.name];
     const parts = new Map<string, SurfaceExplained>();
+    const findings: Finding[] = [];
     for (const f of finding.surface!) {
       if (f.status === "unchanged") continue;
       const explained: SurfaceExplained = {};
       const before = Object.hasOwn(snapshot?.surfaces ?? {}, finding.name)
         ? pinnedPart(entry, f)
         : undefined;
-      const after = livePart(surfaceContracts, f);
+      const after = f.status === "removed" ? undefined : partOf(surfaceContracts, f);
       if (before !== undefined) explained.before = before;
       if (after !== undefined) explained.after = after;
       parts.set(surfaceKey(f), explained);
+      findings.push(...surfaceFindings(finding.name, f, explained));
     }
-    out.set(finding.name, parts);
+    out.set(finding.name, { parts, findings });
   }
   return out;
 }
 
-function livePart(
-  contracts: SurfaceContracts | undefined,
-  f: SurfaceFinding,
-): JsonValue | undefined {
-  if (contracts === undefined || f.status === "removed") return undefined;
-  if (f.part === "instructions") return contracts.instructions;
-  if (f.key === undefined) return undefined;
-  const kind = kindById(f.part);
-  return (contracts[f.part] ?? []).find((c) => isJsonObject(c) && getMember(c, kind.key) === f.key);
+/** One side of a diff, for its surface contracts: a dump's own, or a lock's snapshots. */
+export interface SurfaceSide {
+  /** The side as the user named it, for a warning. */
+  path: string;
+  kind: "lock" | "dump";
+  snapshots?: string;
+  contractsOf: (server: string) => SurfaceContracts | undefined;
+}
+
+/**
+ * For `diff`: the surface parts that moved between two sides, explained from
+ * each side's contracts (a dump's, or a lock's snapshots when they match),
+ * and their findings. Never changes a verdict.
+ */
+export async function explainSurfaceDiff(
+  findings: readonly ServerFinding[],
+  old: SurfaceSide,
+  next: SurfaceSide,
+  warn: (message: string) => void,
+): Promise<Map<string, { parts: Map<string, SurfaceExplained>; findings: Finding[] }>> {
+  const out = new Map<string, { parts: Map<string, SurfaceExplained>; findings: Finding[] }>();
+  const moved = findings.filter((f) => (f.surface ?? []).some((p) => p.status !== "unchanged"));
+  if (moved.length === 0) return out;
+  const oldSnap = old.kind === "lock" ? await snapshotOf(old, warn) : undefined;
+  const newSnap = next.kind === "lock" ? await snapshotOf(next, warn) : undefined;
+  for (const finding of moved) {
+    const parts = new Map<string, SurfaceExplained>();
+    const found: Finding[] = [];
+    for (const f of finding.surface!) {
+      if (f.status === "unchanged") continue;
+      const explained: SurfaceExplained = {};
+      const before =
+        f.status === "added"
+          ? undefined
+          : old.kind === "dump"
+            ? partOf(old.contractsOf(finding.name), f)
+            : pinnedPart(oldSnap?.surfaces?.[finding.name], f);
+      const after =
+        f.status === "removed"
+          ? undefined
+          : next.kind === "dump"
+            ? partOf(next.contractsOf(finding.name), f)
+            : pinnedPart(newSnap?.surfaces?.[finding.name], {
+                ...f,
+                ...(f.live === undefined ? {} : { pinned: f.live }),
+              });
+      if (before !== undefined) explained.before = before;
+      if (after !== undefined) explained.after = after;
+      parts.set(surfaceKey(f), explained);
+      found.push(...surfaceFindings(finding.name, f, explained));
+    }
+    out.set(finding.name, { parts, findings: found });
+  }
+  return out;
+}
+
+async function snapshotOf(
+  side: SurfaceSide,
+  warn: (message: string) => void,
+): Promise<Snapshot | undefined> {
+  if (side.snapshots === undefined) return undefined;
+  const read = await readSnapshot(side.snapshots);
+  if (read.warning !== undefined) warn(read.warning);
+  else if (read.snapshot === undefined)
+    warn(
+      `${side.path}: no contract snapshots at ${side.snapshots}; showing the changed fields only`,
+    );
+  return read.snapshot;
 }

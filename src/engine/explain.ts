@@ -102,8 +102,10 @@ export async function explainDrift(
           );
     explained.set(finding.name, server);
   }
-  for (const [name, parts] of await explainSurfaces(lockFile, verified, warn)) {
-    explained.get(name)!.surface = parts;
+  for (const [name, { parts, findings }] of await explainSurfaces(lockFile, verified, warn)) {
+    const server = explained.get(name)!;
+    server.surface = parts;
+    server.findings.push(...findings.sort(bySeverity));
   }
   return explained;
 }

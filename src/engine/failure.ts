@@ -1,12 +1,10 @@
-import { isContractpinError } from "../core/errors.js";
+import { isContractpinError, type WithDetail } from "../core/errors.js";
 import { redactor, type Redact } from "../core/redact.js";
 import { expandedValues, type ServerSource } from "../core/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 
-/** An error that carries extra lines for people, such as a server's last stderr lines. */
-export interface WithDetail {
-  detail?: string[];
-}
+/** Kept here for importers; the type lives in core, so that sources need not import the engine. */
+export type { WithDetail } from "../core/errors.js";
 
 /**
  * One line (and any detail lines) that say why a server could not be read or

@@ -1,6 +1,8 @@
 import { compareServer, type ServerFinding } from "../core/compare.js";
 import type { Contract } from "../core/contract.js";
 import type { PinnedServer } from "../core/lock.js";
+import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import type { SurfaceContracts } from "../core/surface/surface.js";
 import { explainDrift, type ServerExplained } from "./explain.js";
 
 /** What re-pinning changed: each server's comparison, and what is known of it. */
@@ -23,18 +25,32 @@ export async function repinChanges(
   lockFile: string,
   previous: Readonly<Record<string, PinnedServer>>,
   names: readonly string[],
-  pinned: ReadonlyMap<string, { server: PinnedServer; contracts: Contract[] }>,
+  pinned: ReadonlyMap<
+    string,
+    { server: PinnedServer; contracts: Contract[]; surfaceContracts?: SurfaceContracts }
+  >,
 ): Promise<RepinChanges> {
   const verified = names.map((name) => {
     const read = pinned.get(name)!;
-    const finding = compareServer(name, previous[name]!, read.server);
+    const was = previous[name]!;
+    const tools = compareServer(name, was, read.server);
+    // The surface as verify compares it, when both pins hold one (a pin that
+    // grows from its tools to its surface, or back, is a change of scope).
+    const finding =
+      was.surface === undefined || read.server.surface === undefined
+        ? tools
+        : withSurface(tools, compareSurface(was.surface, read.server.surface));
     // As verify: the new contracts of the drifted and the added tools.
     const moved = new Set(
       finding.tools
         .filter((t) => t.status === "drifted" || t.status === "added")
         .map((t) => t.name),
     );
-    return { finding, changed: read.contracts.filter((c) => moved.has(c.name)) };
+    return {
+      finding,
+      changed: read.contracts.filter((c) => moved.has(c.name)),
+      ...(read.surfaceContracts === undefined ? {} : { surfaceContracts: read.surfaceContracts }),
+    };
   });
   const explained = await explainDrift(lockFile, previous, verified, () => {});
   return { findings: verified.map((v) => v.finding), explained };

@@ -19,6 +19,11 @@ export interface PinRequest {
   extraEnv?: Record<string, string>;
   /** Pin its resources too (it pinned them before), whatever the command's --resources says. */
   resources?: boolean;
+  /**
+   * Pin exactly this much, whatever the command asks: null for tools only,
+   * else the surface (an upgrade keeps a pin's scope). Default: the command's.
+   */
+  scope?: { resources: boolean } | null;
 }
 
 /** The definitions of a lock's named servers, to pin again as they are. */
@@ -60,6 +65,8 @@ export async function pinAll(
       extraEnv === undefined ? { ...ctx } : { ...ctx, env: { ...ctx.env, ...extraEnv } };
     if (ctx.surface !== undefined && request.resources === true)
       readCtx.surface = { resources: true };
+    if (request.scope === null) delete readCtx.surface;
+    else if (request.scope !== undefined) readCtx.surface = request.scope;
     try {
       const { digests, contracts, surfaceContracts } = await readStable(
         name,

@@ -70,7 +70,7 @@ export async function readCandidates(
     if (target === from) return undefined;
     const command = withVersion((pinned as { command: string[] }).command, pkg, target);
     const candidate = { ...pinned, command } as PinnedServer;
-    const { tool_count: _c, digest: _d, tools: _t, ...source } = candidate;
+    const { tool_count: _c, digest: _d, tools: _t, surface: _s, ...source } = candidate;
     return { ...base, to: target, source, verified: await verifyServer(name, candidate, ctx, {}) };
   });
   return found.filter((c): c is UpgradeCandidate => c !== undefined);

@@ -8,6 +8,12 @@ import { MAX_LOCK_BYTES } from "../core/limits.js";
 import type { PinnedServer } from "../core/lock.js";
 import { parseJson } from "../core/strict-json.js";
 import { positionOf } from "../core/text-position.js";
+import { isSurfaceDump, surfaceFromDump } from "../core/surface/dump.js";
+import {
+  digestSurface,
+  withSurfaceDigests,
+  type SurfaceContracts,
+} from "../core/surface/surface.js";
 import { toolsFromDump } from "../core/tools-list.js";
 import { lockFromBytes } from "./lock-file.js";
 import { readInput } from "./read-input.js";
@@ -36,6 +42,8 @@ export interface SideServer {
   pinned?: PinnedServer;
   /** For a dump: every tool's contract by name. */
   contracts?: Map<string, Contract>;
+  /** For a surface dump: the surface's contracts (SPEC.md 10). */
+  surfaceContracts?: SurfaceContracts;
 }
 
 /** The name a dump's one server takes until the caller pairs it with a lock's. */
@@ -89,18 +97,27 @@ export async function readDiffSide(path: string, contractsPath?: string): Promis
     );
   }
   let digests: ReturnType<typeof digestToolContracts>;
+  let surface: ReturnType<typeof digestSurface> | undefined;
   try {
-    digests = digestToolContracts(toolsFromDump(value));
+    if (isSurfaceDump(value)) {
+      // A surface dump: its whole surface, resources as dumped (SPEC.md 10.3).
+      const read = surfaceFromDump(value);
+      digests = digestToolContracts(read.tools);
+      surface = digestSurface(read.surface);
+    } else {
+      digests = digestToolContracts(toolsFromDump(value));
+    }
   } catch (err) {
     if (!isContractpinError(err)) throw err;
     throw new ContractpinError(err.code, `${path}: ${err.message}`, { cause: err });
   }
   const contracts = new Map(digests.contracts.map((c) => [c.name, c]));
-  return {
-    path,
-    kind: "dump",
-    servers: new Map([[DUMP_SERVER, { digests: digests.digests, contracts }]]),
+  const server: SideServer = {
+    digests: withSurfaceDigests(digests.digests, surface?.digests),
+    contracts,
   };
+  if (surface !== undefined) server.surfaceContracts = surface.contracts;
+  return { path, kind: "dump", servers: new Map([[DUMP_SERVER, server]]) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonValue } from "../core/json-value.js";
+import type { HttpSource } from "../core/server-source.js";
 import type { ServerSource } from "../core/server-source.js";
 import type { ServedSurface } from "../core/surface/surface.js";
 import { readFileServer } from "./file.js";
@@ -44,7 +45,18 @@ export interface ReadContext {
    * method, as {@link onToolsListPage} does for tools/list (`contractpin dump`).
    */
   onRawResponse?: (method: string, bytes: Uint8Array | undefined) => void;
+  /**
+   * How the requests to an http server are authorized (its `auth` member,
+   * src/auth): given the server, its expanded URL and the fetch every request
+   * goes through, the fetch to use instead. Passed in by the caller, so that
+   * sources/ does not reach up into auth/. Without it, an http server with an
+   * `auth` member fails: nothing is sent to it without its credential.
+   */
+  authorize?: (source: HttpSource, url: URL, ctx: ReadContext, base: FetchLike) => FetchLike;
 }
+
+/** The fetch of the MCP client's HTTP transports. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** What a read of a server gives: its tools, and its surface when asked and available. */
 export interface ServerRead {

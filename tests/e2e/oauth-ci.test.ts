@@ -83,7 +83,8 @@ describe("client_credentials in a CI-like run (CI=true)", () => {
     assert.deepEqual(JSON.parse(readFileSync(lockFile, "utf8")).servers.linear.auth, auth);
     const dump = run(["dump", "linear"]);
     assert.equal(dump.code, 0, dump.stderr);
-    assert.equal((JSON.parse(dump.stdout) as unknown[]).length, 1);
+    // A server pinned with its surface is dumped whole (SPEC.md 10.3).
+    assert.equal((JSON.parse(dump.stdout) as Record<string, unknown[]>)["tools/list"]!.length, 1);
     assert.equal(tokenRequests(fx).length, before + 2);
   });
 

@@ -22,6 +22,7 @@ describe("server-everything: the whole surface pinned and verified", () => {
     const ws = new Workspace();
     const add = runCli(["add", "everything", "--", ...everything], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stdout, /: 13 tools, instructions, 4 prompts, 2 resource templates, sha256:/);
     const lock = ws.lockJson() as unknown as { contractpin: string };
     assert.equal(lock.contractpin, "2");
     const entry = serverOf(ws, "everything");
@@ -88,7 +89,12 @@ describe("server-everything: the whole surface pinned and verified", () => {
       notes[0]!,
       /server everything serves instructions, prompts or resources .*contractpin update$/,
     );
-    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    const update = runCli(["update"], { cwd: ws.dir });
+    assert.equal(update.code, 0, update.stderr);
+    assert.match(
+      update.stdout,
+      /^everything: updated\n {2}now pins its instructions, prompts and resource templates too$/m,
+    );
     assert.equal((ws.lockJson() as unknown as { contractpin: string }).contractpin, "2");
     const again = runCli(["verify"], { cwd: ws.dir });
     assert.equal(again.code, 0, again.stderr);
@@ -158,6 +164,25 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
       assert.match(verify.stdout, diff);
       assert.match(verify.stdout, /^FAIL: 1 drifted of 1 server$/m);
       assert.doesNotMatch(verify.stdout, /DRIFTED {4}lookup/);
+      // The findings rules run over it: instructions gaining a directive are high.
+      const where =
+        variant === "instructions"
+          ? "instructions"
+          : variant === "prompt"
+            ? "prompts/summarize/description"
+            : "resource_templates/catalogue:~1~1entries~1{id}/description";
+      assert.ok(
+        verify.stdout.includes(
+          `  [high] description-sensitive-path at ${where}: gained "~/.ssh/id_rsa"`,
+        ),
+        verify.stdout,
+      );
+      if (variant === "instructions") {
+        assert.match(
+          verify.stdout,
+          /^ {2}\[high\] instructions-directive at instructions: gained "before answering"$/m,
+        );
+      }
       const json = runCli(["verify", "--json"], { cwd: ws.dir });
       assert.equal(json.code, 1);
       const report = JSON.parse(json.stdout) as {
@@ -183,6 +208,30 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
       );
     });
   }
+
+  it("diff of the lock before and after update shows the changed instructions (exit 1), though every tool is the same", () => {
+    const ws = new Workspace();
+    const variantFile = ws.path("variant.txt");
+    runCli(
+      [
+        "add",
+        "s",
+        "--env",
+        `SURFACE_VARIANT_FILE=${variantFile}`,
+        "--",
+        process.execPath,
+        SDK_SERVER,
+      ],
+      { cwd: ws.dir },
+    );
+    writeFileSync(ws.path("old.lock"), ws.read());
+    writeFileSync(variantFile, "instructions\n");
+    assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
+    const diff = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
+    assert.equal(diff.code, 1, diff.stdout + diff.stderr);
+    assert.match(diff.stdout, /^ {2}DRIFTED {4}instructions$/m);
+    assert.match(diff.stdout, /^DIFFER: 1 drifted of 1 server$/m);
+  });
 
   it("a prompt added later fails like an added tool, unless --allow-new", () => {
     const ws = new Workspace();

@@ -90,6 +90,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const [name, { server }] of repinned) setMember(servers, name, server);
   // Before the snapshots are rewritten: they hold the old contracts.
   const changes = await repinChanges(lockFile, previous.servers, names, repinned);
+  const scopes = new Map<string, string>();
+  for (const name of names) {
+    const before = previous.servers[name]!.surface;
+    const after = servers[name]!.surface;
+    if (before === undefined && after !== undefined)
+      scopes.set(name, "now pins its instructions, prompts and resource templates too");
+    if (before !== undefined && after === undefined) scopes.set(name, "now pins its tools only");
+  }
   const written = await writeLock(
     lockFile,
     { generated_at: timestamp(new Date()), servers },
@@ -112,7 +120,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     await io.out(renderPinJson(lockFile, reports, written));
     return EXIT.OK;
   }
-  await io.out(renderChanges(changes.findings, changes.explained));
+  await io.out(renderChanges(changes.findings, changes.explained, scopes));
   for (const r of reports) {
     const review = notShown(r.findings, shownFindings(changes.explained?.get(r.name)));
     await io.out(renderPinnedFindings(r.name, review, io.color));

@@ -45,6 +45,13 @@ as unconfirmed).
 By default severity never changes the exit code: any drift fails, in every
 format (--fail-on opts out, below).
 
+A server pinned with its surface (the default of add, init and update) has its
+instructions, prompts and resource templates (and resources, when pinned)
+classified the same way: a changed one is drifted (a word diff of instructions
+and descriptions), a new one added (it fails unless --allow-new), a missing one
+removed. A server pinned on its tools only is checked on its tools only, with
+one note when it serves more ('contractpin update' pins the rest).
+
 Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a
 ::stop-commands:: block with a random token, so that no text from a server
 becomes a workflow command; with GITHUB_STEP_SUMMARY set, a Markdown summary

@@ -25,10 +25,16 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
   if (finding.pointer !== undefined) line += ` at ${visibleText(finding.pointer.slice(1))}`;
   const { before, after } = finding;
   const shown = { maxLength: options.maxLength ?? 60 };
-  if (finding.rule === "tool-name-confusable") {
+  if (finding.rule === "surface-drifted") {
+    // As tool-drifted: only the names of the changed members are known.
+    if (Array.isArray(after) && after.length > 0) line += `: changed: ${after.join(", ")}`;
+  } else if (finding.rule === "tool-name-confusable") {
     // `before` is the other tool's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
-  } else if (finding.rule.startsWith("description-") && finding.rule !== "description-changed") {
+  } else if (
+    (finding.rule.startsWith("description-") && finding.rule !== "description-changed") ||
+    finding.rule === "instructions-directive"
+  ) {
     if (Array.isArray(after)) line += `: gained ${after.map((v) => renderJsonValue(v)).join(", ")}`;
   } else if (options.values !== false && (before !== undefined || after !== undefined)) {
     line += `: ${renderJsonValue(before, shown)} -> ${renderJsonValue(after, shown)}`;

@@ -189,6 +189,31 @@ export const RULES = {
     title: "A tool's contract changed, with no snapshot to say how",
     help: "The tool's digest differs from the lock, but a contract it changed from or to is not known: no contract snapshot matching the lock was found (pinned with --no-snapshot, before snapshots existed, or the snapshots file is stale, edited or deleted), so the change cannot be classified and which fields changed is unknown. The lock's field digests are advisory and a hand-edited lock can make them name any field, so the fields they name are shown only as unconfirmed. Re-pin a known-good state to get snapshots, and review the whole live tool before accepting it.",
   },
+  "instructions-directive": {
+    severity: "high",
+    title: "The server's instructions gained a directive addressed to the model",
+    help: 'The `instructions` a server sends when a client connects gained wording such as "before answering", "always call" or "you must". Clients put them into the model\'s context on every turn, in a trusted place, so a directive there steers every conversation, not one tool call. Read what it asks for.',
+  },
+  "surface-added": {
+    severity: "medium",
+    title: "Instructions, a prompt, a resource template or a resource was added",
+    help: "The server now serves a part that was not pinned: instructions where there were none, a prompt, a resource template or a resource, or a whole list whose capability it now advertises. It fails verify unless --allow-new; its text runs the same checks as a changed description.",
+  },
+  "surface-removed": {
+    severity: "low",
+    title: "Instructions, a prompt, a resource template or a resource was removed",
+    help: "A pinned part is no longer served (or the server no longer advertises its capability). Commands and agents that rely on a prompt or template will fail.",
+  },
+  "surface-changed": {
+    severity: "low",
+    title: "Instructions, a prompt or a resource template changed",
+    help: "The text or arguments changed and no text rule matched. Read the word diff: a low severity is not a pass, and the drift still fails verify.",
+  },
+  "surface-drifted": {
+    severity: "high",
+    title: "Instructions, a prompt or a template changed, with no snapshot to say how",
+    help: "The part's digest differs from the lock, but no contract snapshot matching the lock was found, so the change cannot be classified; only the names of the changed members are known. Review the live server before accepting it.",
+  },
 } as const satisfies Record<string, RuleSpec>;
 
 /** A rule id of the catalogue. */

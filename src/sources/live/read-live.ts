@@ -5,13 +5,10 @@ import {
   type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { authorizedFetch } from "../../auth/authorized-fetch.js";
-import { readAuth } from "../../auth/read-auth.js";
-import { ContractpinError, isContractpinError } from "../../core/errors.js";
+import { ContractpinError, isContractpinError, type WithDetail } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
 import type { HttpSource, StdioSource } from "../../core/server-source.js";
 import { httpTarget } from "./http-target.js";
-import type { WithDetail } from "../../engine/failure.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
@@ -262,13 +259,8 @@ function httpFactory(
   // Under the tap, so that a redirect never takes the headers (or the access
   // token) to another origin, and the tap sees only the answers that were let
   // through. OAuth's own traffic (src/auth) has its own fetch, never the tap.
-  const auth = readAuth(source, url, ctx);
   const sameOrigin = sameOriginFetch();
-  const fetch = tapFetch(
-    log,
-    headers,
-    auth === undefined ? sameOrigin : authorizedFetch(auth, sameOrigin),
-  );
+  const fetch = tapFetch(log, headers, authorized(source, url, ctx, sameOrigin));
   return () =>
     track(
       legacySse
@@ -285,6 +277,18 @@ function httpFactory(
             reconnectionScheduler: resumptionScheduler(log, endsAt),
           }),
     );
+}
+
+/** The fetch through which an http server is read: authorized as the caller says (ReadContext.authorize). */
+function authorized(source: HttpSource, url: URL, ctx: ReadContext, base: FetchLike): FetchLike {
+  if (ctx.authorize !== undefined) return ctx.authorize(source, url, ctx, base);
+  if (source.auth !== undefined) {
+    throw new ContractpinError(
+      "SOURCE_INVALID",
+      "the server authorizes with OAuth, but this read was given no way to authorize",
+    );
+  }
+  return base;
 }
 
 /**

@@ -1,0 +1,89 @@
+import { appendPointer } from "../findings/diff-json.js";
+import { toFinding, type Finding, type FindingDraft } from "../findings/finding.js";
+import { stringFindings, textFindings } from "../findings/text-checks.js";
+import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
+import type { SurfaceExplained, SurfaceFinding } from "./compare-surface.js";
+import { kindById } from "./kinds.js";
+import type { SurfaceContracts } from "./surface.js";
+
+/**
+ * The classified findings of one surface part that moved (SPEC.md 10.6),
+ * about the server (no `tool`), with a JSON Pointer into its surface:
+ * `/instructions`, `/prompts/<name>/description`, `/resource_templates`.
+ * The text rules run over instructions and every string of a prompt or
+ * template as they run over a tool's description; a directive gained by
+ * the instructions, which a client puts into the model's context on every
+ * turn, is `instructions-directive` (high). Every part that moved gives at
+ * least one finding, so that no CI format can miss it. Pure.
+ */
+export function surfaceFindings(
+  server: string,
+  f: SurfaceFinding,
+  { before, after }: SurfaceExplained = {},
+): Finding[] {
+  const base =
+    f.part === "instructions"
+      ? "/instructions"
+      : f.key === undefined
+        ? `/${f.part}`
+        : appendPointer(`/${f.part}`, f.key);
+  const drafts: FindingDraft[] = [];
+  if (f.status === "removed") drafts.push({ rule: "surface-removed", pointer: base });
+  else if (f.status === "added") {
+    drafts.push({ rule: "surface-added", pointer: base });
+    if (after !== undefined) drafts.push(...textOf(f, undefined, after, base));
+  } else if (f.status === "drifted") {
+    if (before === undefined || after === undefined) {
+      const draft: FindingDraft = { rule: "surface-drifted", pointer: base };
+      if (f.fields !== undefined && f.fields.length > 0) draft.after = [...f.fields];
+      drafts.push(draft);
+    } else {
+      drafts.push(...textOf(f, before, after, base));
+      if (drafts.length === 0) drafts.push({ rule: "surface-changed", pointer: base });
+    }
+  }
+  return drafts.map((d) => toFinding(d, undefined, server));
+}
+
+function textOf(
+  f: SurfaceFinding,
+  before: JsonValue | undefined,
+  after: JsonValue,
+  base: string,
+): FindingDraft[] {
+  if (f.part === "instructions") {
+    const drafts = textFindings(str(before), str(after) ?? "", base);
+    // Instructions are read on every turn, in the most trusted place: a directive there is high.
+    return drafts.map((d) =>
+      d.rule === "description-directive" ? { ...d, rule: "instructions-directive" } : d,
+    );
+  }
+  const drafts: FindingDraft[] = [];
+  const b = isJsonObject(before) ? before : undefined;
+  const a = isJsonObject(after) ? after : {};
+  for (const field of kindById(f.part).fields) {
+    const x = b === undefined ? undefined : getMember(b, field);
+    const y = getMember(a, field);
+    const pointer = `${base}/${field}`;
+    if (field === "description") {
+      if (typeof y === "string" && y !== x) drafts.push(...textFindings(str(x), y, pointer));
+    } else drafts.push(...stringFindings(x, y, pointer));
+  }
+  return drafts;
+}
+
+function str(value: JsonValue | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The contract of a surface part as read (a live read or a dump), or undefined. */
+export function partOf(
+  contracts: SurfaceContracts | undefined,
+  f: Pick<SurfaceFinding, "part" | "key">,
+): JsonValue | undefined {
+  if (contracts === undefined) return undefined;
+  if (f.part === "instructions") return contracts.instructions;
+  if (f.key === undefined) return undefined;
+  const kind = kindById(f.part);
+  return (contracts[f.part] ?? []).find((c) => getMember(c, kind.key) === f.key);
+}
