@@ -5,7 +5,7 @@
 // Python implementation (tests/make_vectors.py --digest-dump) over the raw
 // bytes the server sent.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { pythonDigest, runCli } from "../helpers/cli.js";
 import { SERVERS, startEverythingHttp, type Running } from "../helpers/servers.js";
@@ -118,6 +118,53 @@ describe("server-everything over Streamable HTTP", () => {
     assert.deepEqual(serverOf(ws, "http").surface, serverOf(ws, "stdio").surface);
     const verify = runCli(["verify", "http"], { cwd: ws.dir });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  });
+});
+
+describe("a surface item's changed members without a snapshot (forged field digests)", () => {
+  it("are unknown, the lock's claims shown only as unconfirmed; with the snapshot, they follow from the contracts", () => {
+    const ws = new Workspace();
+    const variantFile = ws.path("variant.txt");
+    const add = runCli(
+      [
+        "add",
+        "s",
+        "--env",
+        `SURFACE_VARIANT_FILE=${variantFile}`,
+        "--",
+        process.execPath,
+        SDK_SERVER,
+      ],
+      { cwd: ws.dir },
+    );
+    assert.equal(add.code, 0, add.stderr);
+    // A pull request's lock claims the prompt's arguments moved, not its description.
+    const lock = JSON.parse(ws.read()) as {
+      servers: {
+        s: { surface: { prompts: { items: Record<string, { fields: Record<string, string> }> } } };
+      };
+    };
+    lock.servers.s.surface.prompts.items["summarize"]!.fields["arguments"] =
+      `sha256:${"0".repeat(64)}`;
+    writeFileSync(ws.path("contractpin.lock"), JSON.stringify(lock, null, 2) + "\n");
+    writeFileSync(variantFile, "prompt\n");
+
+    const withSnapshot = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(withSnapshot.code, 1, withSnapshot.stderr);
+    assert.match(withSnapshot.stdout, /^ {2}DRIFTED {4}prompt summarize {2}changed: description$/m);
+
+    rmSync(ws.path("contractpin.contracts.json"));
+    const r = runCli(["verify"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stdout,
+      /^ {2}DRIFTED {4}prompt summarize {2}changed: fields unknown \(unconfirmed by any snapshot: [a-z, ]*arguments[a-z, ]*\)$/m,
+    );
+    assert.match(
+      r.stdout,
+      /\[high\] surface-drifted at prompts\/summarize: changed: fields unknown \(unconfirmed/,
+    );
+    assert.doesNotMatch(r.stdout, /changed: arguments\b/);
   });
 });
 

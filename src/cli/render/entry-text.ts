@@ -3,6 +3,7 @@ import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { visibleText } from "../../core/visible-text.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
+import { unknownFieldsText } from "./changed-fields.js";
 import type { Style } from "./style.js";
 
 /** Options of {@link findingLine}. */
@@ -26,8 +27,10 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
   const { before, after } = finding;
   const shown = { maxLength: options.maxLength ?? 60 };
   if (finding.rule === "surface-drifted") {
-    // As tool-drifted: only the names of the changed members are known.
-    if (Array.isArray(after) && after.length > 0) line += `: changed: ${after.join(", ")}`;
+    // As tool-drifted: which members changed is unknown; the lock's field
+    // digests only claim some (advisory, and a hand-edited lock's are forged).
+    const claimed = Array.isArray(after) ? after.filter((v) => typeof v === "string") : [];
+    line += `: changed: ${unknownFieldsText(claimed)}`;
   } else if (finding.rule === "tool-name-confusable") {
     // `before` is the other tool's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;

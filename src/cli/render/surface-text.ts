@@ -9,6 +9,7 @@ import {
 } from "../../core/surface/compare-surface.js";
 import { kindById } from "../../core/surface/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
+import { unknownFieldsText } from "./changed-fields.js";
 import { displayName, type Style } from "./style.js";
 
 const LABEL: Record<ToolStatus, string> = {
@@ -41,14 +42,33 @@ export function surfaceLines(
           ? s.yellow(label)
           : s.red(label);
     let line = `  ${painted}  ${what(f)}`;
-    if (f.status === "drifted" && f.fields !== undefined)
-      line += `  changed: ${f.fields.length > 0 ? f.fields.join(", ") : "fields unknown"}`;
+    const detail = explained?.get(surfaceKey(f));
+    if (f.status === "drifted" && f.part !== "instructions")
+      line += `  changed: ${changedMembers(f, detail)}`;
     if (f.status === "added" && server.status === "ok") line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
-    const detail = explained?.get(surfaceKey(f));
     if (detail !== undefined) for (const l of changeLines(f, detail)) lines.push(l);
   }
   return lines;
+}
+
+/**
+ * The members of a drifted item that changed: from its two contracts when
+ * both are known, else unknown. The lock's field digests are advisory (as a
+ * tool's, spec 4.2): a hand-edited lock can make them name any member, so
+ * the members they name are shown only as unconfirmed.
+ */
+function changedMembers(f: SurfaceFinding, detail: SurfaceExplained | undefined): string {
+  if (f.part === "instructions" || detail?.before === undefined || detail.after === undefined)
+    return unknownFieldsText(f.fields ?? []);
+  const b = detail.before as Record<string, JsonValue>;
+  const a = detail.after as Record<string, JsonValue>;
+  const changed = kindById(f.part).fields.filter(
+    (m) =>
+      diffJson(Object.hasOwn(b, m) ? b[m] : undefined, Object.hasOwn(a, m) ? a[m] : undefined)
+        .length > 0,
+  );
+  return changed.length > 0 ? changed.join(", ") : unknownFieldsText(f.fields ?? []);
 }
 
 function what(f: SurfaceFinding): string {
