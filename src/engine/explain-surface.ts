@@ -115,7 +115,7 @@ async function snapshotOf(
   if (read.warning !== undefined) warn(read.warning);
   else if (read.snapshot === undefined)
     warn(
-      `${side.path}: no contract snapshots at ${side.snapshots}; showing the changed fields only`,
+      `${side.path}: no contract snapshots at ${side.snapshots}; the changed fields are unknown`,
     );
   return read.snapshot;
 }
