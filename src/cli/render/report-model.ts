@@ -3,6 +3,7 @@ import type { Digest } from "../../core/digest.js";
 import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
 import { ruleOf } from "../../core/findings/rules.js";
+import { aboutAddedPart } from "../../core/surface/findings.js";
 import type { LockLines } from "../../core/lock-lines.js";
 import { escapeHiddenJson } from "../../core/pretty-json.js";
 import { visibleText } from "../../core/visible-text.js";
@@ -81,7 +82,9 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
       continue;
     }
     for (const finding of explained?.findings ?? []) {
-      items.push({ finding, server: server.name, failing: true, line: serverLine });
+      // The findings of an added prompt or template, as an added tool's, do not fail under --allow-new.
+      const failing = !(report.allowNew && aboutAddedPart(server.surface, finding.pointer));
+      items.push({ finding, server: server.name, failing, line: serverLine });
     }
     for (const tool of server.tools) {
       if (tool.status === "unchanged") continue;
