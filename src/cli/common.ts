@@ -5,8 +5,6 @@ import type { ReadContext } from "../sources/read-tools.js";
 import type { Io } from "./io.js";
 import { sanitizeLine } from "./render/style.js";
 import { findLock, LOCK_NAME } from "../io/find-lock.js";
-import { authorizedFetch } from "../auth/authorized-fetch.js";
-import { readAuth } from "../auth/read-auth.js";
 
 /** Options every lock command takes. */
 export const LOCK_OPTIONS = {
@@ -161,11 +159,9 @@ export function readContext(
     maxMessageBytes: maxMessageMib * MIB,
     // Warnings may quote a server's own text: one sanitised line each.
     warn: warner(io),
-    // An http server's `auth` member (src/auth), passed into sources/.
-    authorize: (source, url, readCtx, base) => {
-      const auth = readAuth(source, url, readCtx);
-      return auth === undefined ? base : authorizedFetch(auth, base);
-    },
+    // An http server's `auth` member (src/auth), passed into sources/; loaded
+    // only when an http server is read, so a file-only verify never loads it.
+    authorizer: async () => (await import("../auth/read-authorizer.js")).authorizeRead,
   };
   if (io.signal !== undefined) ctx.signal = io.signal;
   const stateOut = values["oauth-state-out"];

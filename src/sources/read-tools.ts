@@ -46,14 +46,23 @@ export interface ReadContext {
    */
   onRawResponse?: (method: string, bytes: Uint8Array | undefined) => void;
   /**
-   * How the requests to an http server are authorized (its `auth` member,
-   * src/auth): given the server, its expanded URL and the fetch every request
-   * goes through, the fetch to use instead. Passed in by the caller, so that
-   * sources/ does not reach up into auth/. Without it, an http server with an
-   * `auth` member fails: nothing is sent to it without its credential.
+   * Loads how the requests to an http server are authorized (its `auth`
+   * member, src/auth): given the server, its expanded URL and the fetch every
+   * request goes through, the fetch to use instead. Passed in by the caller,
+   * so that sources/ does not reach up into auth/, and loaded only when an
+   * http server is read. Without it, an http server with an `auth` member
+   * fails: nothing is sent to it without its credential.
    */
-  authorize?: (source: HttpSource, url: URL, ctx: ReadContext, base: FetchLike) => FetchLike;
+  authorizer?: () => Promise<Authorize>;
 }
+
+/** See {@link ReadContext.authorizer}. */
+export type Authorize = (
+  source: HttpSource,
+  url: URL,
+  ctx: ReadContext,
+  base: FetchLike,
+) => FetchLike;
 
 /** The fetch of the MCP client's HTTP transports. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;

@@ -302,5 +302,15 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
     const allowed = runCli(["verify", "--allow-new"], { cwd: ws.dir });
     assert.equal(allowed.code, 0, allowed.stdout);
     assert.match(allowed.stdout, /ADDED {6}prompt exfiltrate {2}\(allowed by --allow-new\)/);
+    // In SARIF its finding is a note, not an error, as an allowed tool's is.
+    const sarif = runCli(["verify", "--allow-new", "--format", "sarif"], { cwd: ws.dir });
+    assert.equal(sarif.code, 0);
+    const results = (
+      JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; level: string }[] }[] }
+    ).runs[0]!.results;
+    assert.deepEqual(
+      results.map((r) => [r.ruleId, r.level]),
+      [["surface-added", "note"]],
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { ServerFinding } from "../../core/compare.js";
 import type { Digest } from "../../core/digest.js";
 import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
+import { aboutAddedPart } from "../../core/surface/findings.js";
 import type { LockLines } from "../../core/lock-lines.js";
 import { escapeHiddenJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
@@ -80,7 +81,9 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
       continue;
     }
     for (const finding of explained?.findings ?? []) {
-      items.push({ finding, server: server.name, failing: true, line: serverLine });
+      // The findings of an added prompt or template, as an added tool's, do not fail under --allow-new.
+      const failing = !(report.allowNew && aboutAddedPart(server.surface, finding.pointer));
+      items.push({ finding, server: server.name, failing, line: serverLine });
     }
     for (const tool of server.tools) {
       if (tool.status === "unchanged") continue;

@@ -21,12 +21,7 @@ export function surfaceFindings(
   f: SurfaceFinding,
   { before, after }: SurfaceExplained = {},
 ): Finding[] {
-  const base =
-    f.part === "instructions"
-      ? "/instructions"
-      : f.key === undefined
-        ? `/${f.part}`
-        : appendPointer(`/${f.part}`, f.key);
+  const base = partPointer(f);
   const drafts: FindingDraft[] = [];
   if (f.status === "removed") drafts.push({ rule: "surface-removed", pointer: base });
   else if (f.status === "added") {
@@ -43,6 +38,29 @@ export function surfaceFindings(
     }
   }
   return drafts.map((d) => toFinding(d, undefined, server));
+}
+
+/** Where a surface part's findings point: `/instructions`, `/prompts`, `/prompts/<name>`. */
+export function partPointer(f: Pick<SurfaceFinding, "part" | "key">): string {
+  if (f.part === "instructions") return "/instructions";
+  return f.key === undefined ? `/${f.part}` : appendPointer(`/${f.part}`, f.key);
+}
+
+/**
+ * Whether a server finding is about a surface part that was added (its
+ * pointer at or under the part's): under --allow-new it does not fail, as an
+ * added tool's findings do not.
+ */
+export function aboutAddedPart(
+  surface: readonly SurfaceFinding[] | undefined,
+  pointer: string | undefined,
+): boolean {
+  if (surface === undefined || pointer === undefined) return false;
+  return surface.some((f) => {
+    if (f.status !== "added") return false;
+    const base = partPointer(f);
+    return pointer === base || pointer.startsWith(`${base}/`);
+  });
 }
 
 function textOf(

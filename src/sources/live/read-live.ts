@@ -10,7 +10,7 @@ import type { JsonValue } from "../../core/json-value.js";
 import type { HttpSource, StdioSource } from "../../core/server-source.js";
 import { httpTarget } from "./http-target.js";
 import { packageVersion } from "../../io/version.js";
-import type { ReadContext, ServerRead } from "../read-tools.js";
+import type { Authorize, ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { silentRunnerHint } from "./runner-hint.js";
@@ -186,6 +186,10 @@ async function readWith(
   deadline: Deadline,
 ): Promise<ServerRead> {
   const version = packageVersion();
+  const authorize =
+    source.transport === "http" && ctx.authorizer !== undefined
+      ? await ctx.authorizer()
+      : undefined;
   let session;
   try {
     session =
@@ -195,7 +199,7 @@ async function readWith(
             mayRetry: (t) => !(t instanceof StdioTransport) || t.mayRetryAfterProbe(),
           })
         : await connect(
-            httpFactory(source, ctx, log, track, false, deadline.endsAt),
+            httpFactory(source, ctx, log, track, false, deadline.endsAt, authorize),
             version,
             signal,
             ctx.timeoutMs,
@@ -212,7 +216,7 @@ async function readWith(
       throw err;
     try {
       session = await connect(
-        httpFactory(source, ctx, log, track, true, deadline.endsAt),
+        httpFactory(source, ctx, log, track, true, deadline.endsAt, authorize),
         version,
         signal,
         ctx.timeoutMs,
@@ -254,13 +258,14 @@ function httpFactory(
   track: <T extends Transport>(t: T) => T,
   legacySse: boolean,
   endsAt: number,
+  authorize: Authorize | undefined,
 ) {
   const { url, headers } = httpTarget(source, ctx.env);
   // Under the tap, so that a redirect never takes the headers (or the access
   // token) to another origin, and the tap sees only the answers that were let
   // through. OAuth's own traffic (src/auth) has its own fetch, never the tap.
   const sameOrigin = sameOriginFetch();
-  const fetch = tapFetch(log, headers, authorized(source, url, ctx, sameOrigin));
+  const fetch = tapFetch(log, headers, authorized(source, url, ctx, sameOrigin, authorize));
   return () =>
     track(
       legacySse
@@ -279,9 +284,15 @@ function httpFactory(
     );
 }
 
-/** The fetch through which an http server is read: authorized as the caller says (ReadContext.authorize). */
-function authorized(source: HttpSource, url: URL, ctx: ReadContext, base: FetchLike): FetchLike {
-  if (ctx.authorize !== undefined) return ctx.authorize(source, url, ctx, base);
+/** The fetch through which an http server is read: authorized as the caller says (ReadContext.authorizer). */
+function authorized(
+  source: HttpSource,
+  url: URL,
+  ctx: ReadContext,
+  base: FetchLike,
+  authorize: Authorize | undefined,
+): FetchLike {
+  if (authorize !== undefined) return authorize(source, url, ctx, base);
   if (source.auth !== undefined) {
     throw new ContractpinError(
       "SOURCE_INVALID",
