@@ -125,11 +125,14 @@ describe("concurrent writers of one lock", () => {
   it("remove racing a slow add: the removed server stays removed, the added one is added", async () => {
     const ws = workspace();
     lockWithFiles(ws, "keep", "old");
-    const add = start(["add", "new", "--", ...slow(ws, "new", "1500")], ws.dir);
+    // The add's server answers only once the remove is done: under load a
+    // fixed delay let the add finish first, and the race was never run.
+    const add = start(["add", "new", "--", ...slow(ws, "new", `until:${ws.path("go")}`)], ws.dir);
     await serverStarted(ws, "new");
     const remove = runCli(["remove", "old"], { cwd: ws.dir });
     assert.equal(remove.code, 0, remove.stderr);
     assert.deepEqual(servers(ws), ["keep"]);
+    ws.write("go", "");
     const r = await add.done;
     const pinned = servers(ws);
     acceptable(r, "new", pinned);
@@ -143,15 +146,20 @@ describe("concurrent writers of one lock", () => {
   it("a server changed by two commands: the second fails with exit 2 and writes nothing", async () => {
     const ws = workspace();
     lockWithFiles(ws, "keep");
-    const argv = [...slow(ws, "s", "1500"), ws.path("s.txt")];
+    // The server answers tools/list once "go" exists: the update's read ends
+    // only after the remove, whatever the load.
+    const argv = [...slow(ws, "s", `until:${ws.path("go")}`), ws.path("s.txt")];
+    ws.write("go", "");
     const pin = runCli(["add", "s", "--", ...argv], { cwd: ws.dir });
     assert.equal(pin.code, 0, pin.stderr);
     rmSync(ws.path("s.pid"));
+    rmSync(ws.path("go"));
     ws.write("s.txt", "A changed description: update re-pins it.");
     const update = start(["update", "s"], ws.dir);
     await serverStarted(ws, "s");
     assert.equal(runCli(["remove", "s"], { cwd: ws.dir }).code, 0);
     const afterRemove = ws.read();
+    ws.write("go", "");
     const r = await update.done;
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.ok(oneLine(r.stderr));
