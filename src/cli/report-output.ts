@@ -36,7 +36,7 @@ export const REPORT_OPTIONS = {
   "json-file": { type: "string" },
 } as const;
 
-export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in the README), sarif
+export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in docs/reports.md), sarif
                        (SARIF 2.1.0, for code scanning), github (the text report, then
                        workflow commands: an annotation per finding on the lock's line),
                        markdown (a summary for a pull-request comment)

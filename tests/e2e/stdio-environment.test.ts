@@ -1,4 +1,4 @@
-// The environment a stdio server receives (README, "stdio servers"): HOME,
+// The environment a stdio server receives (docs/servers.md, "Servers"): HOME,
 // LOGNAME, PATH, SHELL, TERM, USER, TMPDIR, LANG from contractpin's own
 // environment, plus the lock's `env` with its references expanded; never the
 // rest of it (CI's other secrets). A fake server writes its process.env to a file.

@@ -44,7 +44,7 @@ Pins servers into a fresh lock. Where the servers come from:
   (no --from)          the project's client configs in the current directory:
                        .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
                        .zed/settings.json, .continue/mcpServers/*.yaml; with
-                       --user also the user-level ones (see the README);
+                       --user also the user-level ones (see docs/configs.md);
                        if there are none, the servers the lock defines; and
                        without a lock either, an empty lock for 'contractpin add'
 
@@ -80,6 +80,11 @@ server had been empty before, is printed for review; the pin stands
 Exit codes: 0 written; 1 a server could not be read; 2 the lock exists (without
 --force), a config or the lock is malformed, two configs define one name, or
 bad arguments.
+
+Examples:
+  contractpin init
+  contractpin init --from .vscode/mcp.json --force
+  contractpin init --user --repeat 2
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

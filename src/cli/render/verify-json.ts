@@ -6,7 +6,7 @@ import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
 
-/** The identifier of the --json report's schema (documented in the README). */
+/** The identifier of the --json report's schema (documented in docs/reports.md). */
 export const REPORT_FORMAT = "contractpin-verify/1";
 
 /** The longest `before`/`after` value (in canonical JSON characters) a finding carries. */

@@ -23,7 +23,7 @@ export function silentRunnerHint(
   if (!silent || !RUNNERS.has(runner)) return undefined;
   return (
     `${runner} printed nothing: on a first run it may still be downloading the package, ` +
-    `or it cannot reach its registry (a proxy or CA certificate it was not given; README, "stdio servers"); ` +
+    `or it cannot reach its registry (a proxy or CA certificate it was not given; docs/servers.md, "Servers"); ` +
     `run the command once by hand, or give more time with --timeout ${Math.max(120, timeoutSeconds * 4)}`
   );
 }

@@ -22,7 +22,7 @@ export const INHERITED_ENV = [
 // files and registry addresses. Never a credential: no token or password
 // variable is here, and a value that carries one in a URL (user:password@)
 // is not passed (put it in the lock's env as a reference instead). The
-// README, "stdio servers", lists them.
+// docs/servers.md, "Servers", lists them.
 export const RUNNER_ENV = [
   "HTTP_PROXY",
   "HTTPS_PROXY",
