@@ -73,6 +73,11 @@ stands ('contractpin audit' fails CI on it).
 
 Exit codes: 0 pinned; 1 the server could not be read (or, with --repeat, its reads
 differ); 2 bad arguments or lock.
+
+Examples:
+  contractpin add memory -- npx -y @modelcontextprotocol/server-memory@2026.8.31
+  contractpin add search --url https://mcp.example.com/mcp --header 'Authorization: Bearer \${SEARCH_TOKEN}'
+  contractpin add docs --file docs.tools.json --tools-only
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

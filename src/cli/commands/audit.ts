@@ -28,17 +28,17 @@ Options:
 ${LOCK_HELP}
   --help               show this help
 
-Examples:
-  contractpin audit                      fail on critical or high findings
-  contractpin audit --fail-on medium     fail on medium findings too
-  contractpin audit --json > audit.json  for a CI step or a dashboard
-
 Exit codes: 0 nothing at or above the threshold was found; 1 something was;
 2 contractpin could not audit: no lock, a corrupt lock, a lock that pins no
 servers, no snapshot file or one that cannot be used, a pinned tool with no
 snapshot matching the lock (pinned with --no-snapshot, or the file is stale:
 re-pin with 'contractpin update'), bad arguments. A tool that cannot be read
 is never reported clean.
+
+Examples:
+  contractpin audit                      fail on critical or high findings
+  contractpin audit --fail-on medium     fail on medium findings too
+  contractpin audit --json > audit.json  for a CI step or a dashboard
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

@@ -19,6 +19,10 @@ one line that starts with a JSON value, never a workflow command. Only a value
 holding "##[", which the runner would read as one and which cannot be escaped
 without changing the bytes, is written inside stop-commands markers; unset
 GITHUB_ACTIONS for that command to get its bytes.
+
+Examples:
+  contractpin canonicalize tool.json | sha256sum
+  echo '{"b":1,"a":[1.0,"\\u00e9"]}' | contractpin canonicalize -
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

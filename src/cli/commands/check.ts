@@ -39,6 +39,10 @@ credential in either file (found, so 1: the check itself ran); 2 contractpin
 could not check: no lock, a corrupt lock or one of an unsupported format, a
 snapshot file that cannot be read or is of an unsupported format, bad
 arguments.
+
+Examples:
+  contractpin check
+  contractpin check --lock ci/contractpin.lock
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

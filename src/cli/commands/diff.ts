@@ -58,6 +58,11 @@ Exit codes:
   1  they differ: a tool drifted, was added or was removed, or a server's source changed
   2  contractpin could not run: bad arguments, a side that is neither a lock nor
      a dump, an unknown --server
+
+Examples:
+  git show main:contractpin.lock > /tmp/base.lock && contractpin diff /tmp/base.lock contractpin.lock
+  contractpin diff before.json after.json --format markdown --output drift.md
+  contractpin diff old.lock new.lock --server memory --verbose
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

@@ -28,6 +28,10 @@ Options:
   --help    show this help
 
 Exit codes: 0 digests printed; 2 the input was rejected (one line on stderr says why).
+
+Examples:
+  contractpin digest tools.json
+  contractpin dump memory | contractpin digest - --json
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

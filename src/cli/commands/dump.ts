@@ -48,6 +48,11 @@ Options:
 A server that answers tools/list inside a JSON-RPC batch cannot be dumped
 (exit 1); a lock server read from a file is already a dump (exit 2).
 Exit codes: 0 dumped; 1 the server could not be read; 2 bad arguments or lock.
+
+Examples:
+  contractpin dump memory --output memory.tools.json
+  contractpin dump --url https://mcp.example.com/mcp --header 'Authorization: Bearer \${TOKEN}' --surface
+  contractpin dump -- npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

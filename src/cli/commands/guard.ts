@@ -82,6 +82,11 @@ Exit codes:
      server the lock does not pin, an address it cannot listen on, interrupted
      (with --listen the guard runs until Ctrl-C or SIGTERM: exit 2; a server
      that ends or cannot start gives its session's client errors instead)
+
+Examples:
+  contractpin guard memory
+  contractpin guard memory --on-drift=block --log guard.jsonl
+  contractpin guard search --listen 127.0.0.1:8808
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

@@ -61,6 +61,11 @@ ${LOCK_HELP}
 
 Exit codes: 0 logged in; 1 the login failed or was refused; 2 bad arguments, no
 terminal or CI, a credential store that cannot be used.
+
+Examples:
+  contractpin login search
+  contractpin login --url https://mcp.example.com/mcp --scope 'read write'
+  contractpin login search --no-browser --callback-port 8765
 `;
 
 const OPTIONS = {

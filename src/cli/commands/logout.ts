@@ -21,6 +21,10 @@ ${LOCK_HELP}
 
 Exit codes: 0 removed, or nothing was stored; 2 bad arguments, a credential store
 that cannot be used.
+
+Examples:
+  contractpin logout search
+  contractpin logout --url https://mcp.example.com/mcp
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

@@ -17,6 +17,10 @@ ${LOCK_HELP}
   --help               show this help
 
 Exit codes: 0 removed; 2 unknown server, missing or corrupt lock, bad arguments.
+
+Examples:
+  contractpin remove memory
+  contractpin remove memory --lock ci/contractpin.lock
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

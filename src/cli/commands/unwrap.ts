@@ -16,6 +16,10 @@ Exit codes: 0 done, or nothing to do; 1 a wrapped entry could not be
 restored (it cannot be edited as written); 2 could not run: a config that
 cannot be read or parsed, a config that changed meanwhile, a config
 outside the project without --user, bad arguments.
+
+Examples:
+  contractpin unwrap --dry-run
+  contractpin unwrap --from .cursor/mcp.json
 `;
 
 export function run(args: string[], io: Io): Promise<number> {

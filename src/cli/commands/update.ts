@@ -55,6 +55,11 @@ each server had been empty before, is printed for review; the pin stands
 
 Exit codes: 0 updated; 1 a server could not be read; 2 bad arguments, unknown
 server, missing or corrupt lock.
+
+Examples:
+  contractpin update
+  contractpin update memory --repeat 3
+  contractpin update search --resources
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

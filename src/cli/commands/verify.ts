@@ -100,6 +100,11 @@ Exit codes:
      check" never passes
   2  contractpin could not run: bad arguments, an unknown --server, a missing
      or corrupt lock, a lock that pins no servers (without --allow-empty)
+
+Examples:
+  contractpin verify
+  contractpin verify memory --format github --sarif contractpin.sarif
+  contractpin verify --allow-env SEARCH_TOKEN=https://mcp.example.com --fail-on high
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {

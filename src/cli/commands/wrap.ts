@@ -40,6 +40,11 @@ lock pins was left unwrapped (its definition differs from the lock's, it
 cannot be edited as written, or it is in a YAML file); 2 could not run: no lock or a corrupt one, a
 config that cannot be read or parsed, a config that changed meanwhile, a
 config outside the project without --user, bad arguments.
+
+Examples:
+  contractpin wrap --dry-run
+  contractpin wrap
+  contractpin wrap --user --from ~/.cursor/mcp.json
 `;
 
 export function run(args: string[], io: Io): Promise<number> {
