@@ -207,6 +207,13 @@ describe("upgrade", () => {
     const r = runCli(["upgrade", "--all", "--write", "--format", "markdown"], { cwd: ws.dir, env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /define/);
+    // The pull request's body says which version each server goes to.
+    assert.ok(
+      r.stdout.includes(
+        `### Version bumps\n\n| Server | Package | From | To |\n|---|---|---|---|\n| \` dict \` | \` ${PKG} \` | \` 1.0.0 \` | \` 1.1.0 \` |\n`,
+      ),
+      r.stdout,
+    );
     assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
     const offline = project();
     writeFileSync(join(offline.env.HOME!, ".npmrc"), `registry=${down}\n`);

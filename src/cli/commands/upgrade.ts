@@ -158,6 +158,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowNew: false,
       verbose: false,
       ...(explained === undefined ? {} : { explained }),
+      upgrades: candidates.map((c) => ({
+        server: c.name,
+        package: c.pkg.name,
+        ...(c.from === undefined ? {} : { from: c.from }),
+        to: c.to,
+      })),
     },
     reports,
     io,

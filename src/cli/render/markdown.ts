@@ -67,6 +67,15 @@ export function renderMarkdown(
         : `| ${codeSpan(visibleText(server.name), true)} | ${STATUS[server.status]} | ${pinned} | ${tools.drifted} | ${tools.added} | ${tools.removed} |`;
     parts.push(row + "\n");
   }
+  if (report.upgrades !== undefined && report.upgrades.length > 0) {
+    parts.push(`\n### Version bumps\n\n| Server | Package | From | To |\n|---|---|---|---|\n`);
+    for (const b of report.upgrades) {
+      const cell = (text: string) => codeSpan(visibleText(text), true);
+      parts.push(
+        `| ${cell(b.server)} | ${cell(b.package)} | ${b.from === undefined ? "(not pinned)" : cell(b.from)} | ${cell(b.to)} |\n`,
+      );
+    }
+  }
   if (items.length > 0) {
     parts.push(`\n### Findings\n\n`);
     // Identical findings of several tools are one bullet naming each tool.

@@ -31,9 +31,20 @@ export interface DriftReport {
   verbose: boolean;
   /** The command that accepts the drift, shown last by the text and Markdown reports. */
   accept?: string;
+  /** For `upgrade`: each server's package and the versions it goes from and to (shown first by Markdown and JSON). */
+  upgrades?: readonly VersionBump[];
   /** For `diff`: the two sides (`lockFile` is whichever is a lock, NEW first); the verdict reads SAME or DIFFER. */
   old?: string;
   new?: string;
+}
+
+/** One server's version bump in an `upgrade` report: all of it is server or registry text. */
+export interface VersionBump {
+  server: string;
+  package: string;
+  /** The pinned version; absent when the lock runs the package unpinned. */
+  from?: string;
+  to: string;
 }
 
 /** One finding as the CI formats show it: where it is, and whether it fails the run. */
