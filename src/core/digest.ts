@@ -169,3 +169,20 @@ export function digestToolContracts(
     contracts,
   };
 }
+
+/**
+ * The rule of fieldDigestMismatches (src/core/lock-check.ts) for any contract with per-field
+ * digests (a tool's, or a surface item's): of `fields`, those the lock
+ * `recorded` a digest for that is not the one `digests` computes from the
+ * pinned contract (a field it lacks has none). `digests` runs only when
+ * something is recorded. Pure.
+ */
+export function mismatchedFields<F extends string>(
+  recorded: Partial<Record<F, Digest>>,
+  fields: readonly F[],
+  digests: () => Partial<Record<F, Digest>>,
+): F[] {
+  if (Object.keys(recorded).length === 0) return [];
+  const computed = digests();
+  return fields.filter((f) => recorded[f] !== undefined && recorded[f] !== computed[f]);
+}

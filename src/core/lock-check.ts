@@ -1,8 +1,15 @@
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
-import { digestContract, digestValue, type Digest, type ToolDigests } from "./digest.js";
+import {
+  digestContract,
+  digestValue,
+  mismatchedFields,
+  type Digest,
+  type ToolDigests,
+} from "./digest.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "./json-value.js";
 import type { Lock } from "./lock.js";
 import { sourceCredentials, tokenPointers } from "./lock-credentials.js";
+import { checkSurfaces, type SurfaceCheckProblem } from "./surface/check-surface.js";
 
 /**
  * `contractpin check`: whether a lock (already validated: every server digest
@@ -45,7 +52,9 @@ export type CheckProblem =
   /** A server definition in the lock holds a credential: `where` says where, never what. */
   | { kind: "lock-credential"; server: string; where: string }
   /** A string in the snapshots looks like a credential, at `pointer` (RFC 6901) within the entry, or the file when `server` is absent. */
-  | { kind: "snapshot-credential"; server?: string; tool?: string; pointer: string };
+  | { kind: "snapshot-credential"; server?: string; tool?: string; pointer: string }
+  /** The `surfaces` entries (SPEC.md 10.9) disagree with a server's pinned surface. */
+  | SurfaceCheckProblem;
 
 /** What {@link checkLock} found. */
 export interface CheckResult {
@@ -60,9 +69,10 @@ export interface CheckResult {
  * Checks `lock` against its contract snapshots: every entry's digest (of the
  * entry exactly as stored) is the lock's tool digest and its fields' digests
  * are the lock's; no entry for a server or tool the lock does not pin; no
- * pinned tool without an entry. No snapshots at all is no problem (they are
- * optional: `--no-snapshot`); the caller says so. Both files are scanned for
- * credentials (src/core/lock-credentials.ts).
+ * pinned tool without an entry; the same for each part of a pinned surface
+ * (src/core/surface/check-surface.ts). No snapshots at all is no problem (they
+ * are optional: `--no-snapshot`); the caller says so. Both files are scanned
+ * for credentials (src/core/lock-credentials.ts).
  */
 export function checkLock(lock: Lock, snapshot: SnapshotDocument): CheckResult {
   const problems: CheckProblem[] = [];
@@ -94,6 +104,10 @@ export function checkLock(lock: Lock, snapshot: SnapshotDocument): CheckResult {
         problems.push({ kind: "snapshot-key", key });
     }
     compareServers(lock, servers, problems);
+    const surfaces = getMember(root, "surfaces") ?? {};
+    if (isJsonObject(surfaces)) problems.push(...checkSurfaces(lock, surfaces));
+    else
+      problems.push({ kind: "snapshot-corrupt", reason: "its surfaces member is not an object" });
     rest = { ...root, servers: {} };
   }
   for (const pointer of tokenPointers(rest))
@@ -163,9 +177,7 @@ export function fieldDigestMismatches(
   recorded: ToolDigests["fields"],
   contract: Contract,
 ): ContractField[] {
-  if (Object.keys(recorded).length === 0) return [];
-  const fields = digestContract(contract).fields;
-  return CONTRACT_FIELDS.filter((f) => recorded[f] !== undefined && recorded[f] !== fields[f]);
+  return mismatchedFields(recorded, CONTRACT_FIELDS, () => digestContract(contract).fields);
 }
 
 function scanEntry(

@@ -64,6 +64,23 @@ describe("server-everything: the whole surface pinned and verified", () => {
     );
     const entry = serverOf(ws, "ev");
     assert.equal(typeof (entry.surface!["resources"] as { count: number }).count, "number");
+    // check (SPEC.md 10.9) holds every pinned resource to an entry in the snapshots.
+    const ok = runCli(["check"], { cwd: ws.dir });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    const sidecar = JSON.parse(ws.read("contractpin.contracts.json")) as {
+      surfaces: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const [, ...kept] = Object.entries(sidecar.surfaces["ev"]!["resources"]!);
+    sidecar.surfaces["ev"]!["resources"] = Object.fromEntries(kept);
+    const saved = ws.read("contractpin.contracts.json");
+    ws.write("contractpin.contracts.json", JSON.stringify(sidecar));
+    const missing = runCli(["check"], { cwd: ws.dir });
+    assert.equal(missing.code, 1, missing.stdout + missing.stderr);
+    assert.match(
+      missing.stdout,
+      /^contractpin\.contracts\.json: no entry for resource .+ of server ev\n/,
+    );
+    ws.write("contractpin.contracts.json", saved);
     assert.equal(runCli(["update", "ev"], { cwd: ws.dir }).code, 0);
     assert.deepEqual(serverOf(ws, "ev"), entry);
     const dumped = runCli(["dump", "ev", "--output", ws.path("ev.json")], { cwd: ws.dir });

@@ -17,7 +17,9 @@ is read. Fast enough for a pre-commit hook.
   - the snapshots (contractpin.contracts.json for contractpin.lock) agree with
     it: each entry's digest is the lock's digest of that tool, and the lock's
     field digests follow from the entry; no entry for a server or tool the lock
-    does not pin; no pinned tool without an entry;
+    does not pin; no pinned tool without an entry; the same for each pinned
+    part of a server's surface (instructions, prompts, resource templates,
+    resources), under "surfaces";
   - neither holds a credential: the lock's server definitions by the rules
     'add' applies before it writes one, the snapshots' strings by the shape of
     tokens and keys. Each is named by where it is, never by its value.

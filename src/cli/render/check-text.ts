@@ -1,4 +1,6 @@
 import type { CheckProblem } from "../../core/lock-check.js";
+import type { SurfacePart } from "../../core/surface/check-surface.js";
+import { SURFACE_KINDS } from "../../core/surface/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { CheckRun } from "../../engine/check.js";
 import { lockWords, shellWord } from "./shell.js";
@@ -29,7 +31,10 @@ export function renderCheck(run: CheckRun, lockOption?: string): string {
     // pinned: the servers named by a problem, or all of them for one of the file.
     const pinned = new Set(
       repin.flatMap((p) =>
-        "server" in p && p.server !== undefined && p.kind !== "snapshot-server-unpinned"
+        "server" in p &&
+        p.server !== undefined &&
+        p.kind !== "snapshot-server-unpinned" &&
+        p.kind !== "surface-server-unpinned"
           ? [shellWord(p.server)]
           : [],
       ),
@@ -72,6 +77,22 @@ function describe(p: CheckProblem): string {
       return `no entry for ${tool(p.server, p.tool)}`;
     case "snapshot-tool-stale":
       return `the entry for ${tool(p.server, p.tool)} is not the contract the lock pins (its digest differs: stale, or edited)`;
+    case "lock-surface-field-digest":
+      return `${part(p)}: the digest of its ${p.field} does not follow from the pinned contract in the snapshots (was the lock edited by hand?)`;
+    case "surface-server-missing":
+      return `no surface entry for server ${displayName(p.server)}, which pins its surface (pinned with --no-snapshot?)`;
+    case "surface-server-unpinned":
+      return `a surface entry for server ${displayName(p.server)}, whose surface the lock does not pin`;
+    case "surface-invalid":
+      return p.part === ""
+        ? `the surface entry of server ${displayName(p.server)} is not an object`
+        : `the entry for ${part(p)} is not an object`;
+    case "surface-missing":
+      return `no entry for ${part(p)}`;
+    case "surface-unpinned":
+      return `an entry for ${part(p)}, which the lock does not pin`;
+    case "surface-stale":
+      return `the entry for ${part(p)} is not the one the lock pins (its digest differs: stale, or edited)`;
     case "snapshot-credential": {
       const at = p.pointer === "" ? "the value" : `the string at ${visibleText(p.pointer)}`;
       const where =
@@ -83,6 +104,19 @@ function describe(p: CheckProblem): string {
       return `${where}${at} looks like a credential`;
     }
   }
+}
+
+/** `the instructions of server "s"`, `the prompts of ...`, `prompt "p" of ...`. */
+function part(p: SurfacePart): string {
+  const server = `of server ${displayName(p.server)}`;
+  const kind = SURFACE_KINDS.find((k) => k.id === p.part);
+  if (kind === undefined)
+    return p.part === "instructions"
+      ? `the instructions ${server}`
+      : `member ${displayName(p.part)} ${server}`;
+  return p.key === undefined
+    ? `the ${kind.noun}s ${server}`
+    : `${kind.noun} ${displayName(p.key)} ${server}`;
 }
 
 function tool(server: string, name: string): string {
