@@ -138,23 +138,29 @@ describe("server-everything over Streamable HTTP", () => {
   });
 });
 
+/** The SDK fixture server pinned as `s`; writing a variant to `variantFile` changes what it serves. */
+function pinSdkServer(): { ws: Workspace; variantFile: string } {
+  const ws = new Workspace();
+  const variantFile = ws.path("variant.txt");
+  const add = runCli(
+    [
+      "add",
+      "s",
+      "--env",
+      `SURFACE_VARIANT_FILE=${variantFile}`,
+      "--",
+      process.execPath,
+      SDK_SERVER,
+    ],
+    { cwd: ws.dir },
+  );
+  assert.equal(add.code, 0, add.stderr);
+  return { ws, variantFile };
+}
+
 describe("a surface item's changed members without a snapshot (forged field digests)", () => {
   it("are unknown, the lock's claims shown only as unconfirmed; with the snapshot, they follow from the contracts", () => {
-    const ws = new Workspace();
-    const variantFile = ws.path("variant.txt");
-    const add = runCli(
-      [
-        "add",
-        "s",
-        "--env",
-        `SURFACE_VARIANT_FILE=${variantFile}`,
-        "--",
-        process.execPath,
-        SDK_SERVER,
-      ],
-      { cwd: ws.dir },
-    );
-    assert.equal(add.code, 0, add.stderr);
+    const { ws, variantFile } = pinSdkServer();
     // A pull request's lock claims the prompt's arguments moved, not its description.
     const lock = JSON.parse(ws.read()) as {
       servers: {
@@ -205,21 +211,7 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
   ];
   for (const [variant, line, diff] of variants) {
     it(`its ${variant} changed: exit 1, the part named, a word diff of the change; the tools unchanged`, () => {
-      const ws = new Workspace();
-      const variantFile = ws.path("variant.txt");
-      const add = runCli(
-        [
-          "add",
-          "s",
-          "--env",
-          `SURFACE_VARIANT_FILE=${variantFile}`,
-          "--",
-          process.execPath,
-          SDK_SERVER,
-        ],
-        { cwd: ws.dir },
-      );
-      assert.equal(add.code, 0, add.stderr);
+      const { ws, variantFile } = pinSdkServer();
       assert.equal(runCli(["verify"], { cwd: ws.dir }).code, 0);
       writeFileSync(variantFile, `${variant}\n`);
       const verify = runCli(["verify"], { cwd: ws.dir });
