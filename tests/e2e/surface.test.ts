@@ -266,20 +266,7 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
   }
 
   it("diff of the lock before and after update shows the changed instructions (exit 1), though every tool is the same", () => {
-    const ws = new Workspace();
-    const variantFile = ws.path("variant.txt");
-    runCli(
-      [
-        "add",
-        "s",
-        "--env",
-        `SURFACE_VARIANT_FILE=${variantFile}`,
-        "--",
-        process.execPath,
-        SDK_SERVER,
-      ],
-      { cwd: ws.dir },
-    );
+    const { ws, variantFile } = pinSdkServer();
     writeFileSync(ws.path("old.lock"), ws.read());
     writeFileSync(variantFile, "instructions\n");
     assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
@@ -290,20 +277,7 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
   });
 
   it("a prompt added later fails like an added tool, unless --allow-new", () => {
-    const ws = new Workspace();
-    const variantFile = ws.path("variant.txt");
-    runCli(
-      [
-        "add",
-        "s",
-        "--env",
-        `SURFACE_VARIANT_FILE=${variantFile}`,
-        "--",
-        process.execPath,
-        SDK_SERVER,
-      ],
-      { cwd: ws.dir },
-    );
+    const { ws, variantFile } = pinSdkServer();
     writeFileSync(variantFile, "new-prompt\n");
     const verify = runCli(["verify"], { cwd: ws.dir });
     assert.equal(verify.code, 1, verify.stdout);

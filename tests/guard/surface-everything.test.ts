@@ -2,24 +2,15 @@
 // templates) pinned whole and guarded, with the official client over stdio
 // and --listen: what is pinned and unchanged reaches the client exactly as
 // a direct connection serves it, and the guard says nothing.
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { join } from "node:path";
 import { tempDir } from "../helpers/cleanup.js";
 import { runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
 import { assert, listPages, officialClient, rawRequest, type Loose } from "./guard-harness.js";
-import { FACES, guardedClient, type Guarded } from "./surface-faces.js";
+import { closedAfterFile, FACES } from "./surface-faces.js";
 
-const open: Guarded[] = [];
-after(async () => {
-  for (const g of open) await g.close().catch(() => undefined);
-});
-
-async function connect(face: (typeof FACES)[number], args: string[]): Promise<Guarded> {
-  const g = await guardedClient(face, args);
-  open.push(g);
-  return g;
-}
+const connect = closedAfterFile();
 
 describe("server-everything pinned whole (--resources) and guarded, with the official client", () => {
   const dir = tempDir("contractpin-guard-everything-surface-");

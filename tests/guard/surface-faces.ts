@@ -2,6 +2,7 @@
 // listener) behind one shape, for tests that run the same scenario on both.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { readFileSync } from "node:fs";
+import { after } from "node:test";
 import { CLI } from "../helpers/cli.js";
 import { listening, officialClient, type Loose } from "./guard-harness.js";
 
@@ -36,6 +37,22 @@ export async function guardedClient(face: Face, args: string[]): Promise<Guarded
 }
 
 /** Waits until `test` holds, up to 10 s (stderr is its own pipe: a line may come after an answer). */
+/**
+ * guardedClient for one test file: every client it connects is closed (and
+ * its guard ended) when the file's tests are done.
+ */
+export function closedAfterFile(): (face: Face, args: string[]) => Promise<Guarded> {
+  const open: Guarded[] = [];
+  after(async () => {
+    for (const g of open) await g.close().catch(() => undefined);
+  });
+  return async (face, args) => {
+    const g = await guardedClient(face, args);
+    open.push(g);
+    return g;
+  };
+}
+
 export async function eventually(test: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
 }

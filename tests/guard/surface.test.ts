@@ -3,7 +3,7 @@
 // (tests/fixtures/servers/guard-surface-server.mjs) pinned whole, then
 // changed as a hostile update would. What moved never reaches the client;
 // what did not is relayed as before.
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,7 @@ import { assert, listPages, rawRequest, type Loose } from "./guard-harness.js";
 import {
   eventually,
   FACES,
-  guardedClient,
+  closedAfterFile,
   logEvents,
   refusal,
   type Guarded,
@@ -52,16 +52,7 @@ async function keys(client: Guarded["client"], method: string, member: string, k
   return pages.flatMap((p) => (p[member] as Loose[]).map((item) => item[key] as string));
 }
 
-const open: Guarded[] = [];
-after(async () => {
-  for (const g of open) await g.close().catch(() => undefined);
-});
-
-async function connect(face: (typeof FACES)[number], args: string[]): Promise<Guarded> {
-  const g = await guardedClient(face, args);
-  open.push(g);
-  return g;
-}
+const connect = closedAfterFile();
 
 for (const face of FACES) {
   describe(`the guard (${face}) and a server whose surface changed after it was pinned`, () => {
