@@ -1,10 +1,30 @@
 import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import type { ToolStatus } from "../../core/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { visibleText } from "../../core/visible-text.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import type { Style } from "./style.js";
+
+/** What the text report calls each status of a tool or a surface part. */
+export const STATUS_LABEL: Record<ToolStatus, string> = {
+  unchanged: "unchanged",
+  drifted: "DRIFTED",
+  added: "ADDED",
+  removed: "REMOVED",
+};
+
+/**
+ * A tool's or surface part's status, padded to its column and painted: dim
+ * when unchanged, yellow when added and allowed (the server passed), red
+ * otherwise.
+ */
+export function statusLabel(status: ToolStatus, serverOk: boolean, s: Style): string {
+  const label = STATUS_LABEL[status].padEnd(9);
+  if (status === "unchanged") return s.dim(label);
+  return status === "added" && serverOk ? s.yellow(label) : s.red(label);
+}
 
 /** Options of {@link findingLine}. */
 export interface FindingLineOptions {

@@ -1,4 +1,4 @@
-import type { ServerFinding, ToolStatus } from "../../core/compare.js";
+import type { ServerFinding } from "../../core/compare.js";
 import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { JsonValue } from "../../core/json-value.js";
@@ -10,14 +10,8 @@ import {
 import { kindById } from "../../core/surface/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";
+import { statusLabel } from "./entry-text.js";
 import { displayName, type Style } from "./style.js";
-
-const LABEL: Record<ToolStatus, string> = {
-  unchanged: "unchanged",
-  drifted: "DRIFTED",
-  added: "ADDED",
-  removed: "REMOVED",
-};
 
 /**
  * The lines of a server's surface findings (SPEC.md 10.6), after its tools:
@@ -34,14 +28,7 @@ export function surfaceLines(
   const lines: string[] = [];
   for (const f of server.surface ?? []) {
     if (f.status === "unchanged" && !verbose) continue;
-    const label = LABEL[f.status].padEnd(9);
-    const painted =
-      f.status === "unchanged"
-        ? s.dim(label)
-        : f.status === "added" && server.status === "ok"
-          ? s.yellow(label)
-          : s.red(label);
-    let line = `  ${painted}  ${what(f)}`;
+    let line = `  ${statusLabel(f.status, server.status === "ok", s)}  ${what(f)}`;
     const detail = explained?.get(surfaceKey(f));
     if (f.status === "drifted" && f.part !== "instructions")
       line += `  changed: ${changedMembers(f, detail)}`;

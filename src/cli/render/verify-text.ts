@@ -7,17 +7,10 @@ import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
 import { changeEntries, REPORTED_FIELDS, splitValue } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
-import { entryLines, findingLine, valueLines } from "./entry-text.js";
+import { entryLines, findingLine, STATUS_LABEL, statusLabel, valueLines } from "./entry-text.js";
 import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
 import { surfaceLines } from "./surface-text.js";
-
-const TOOL_LABEL: Record<ToolFinding["status"], string> = {
-  unchanged: "unchanged",
-  drifted: "DRIFTED",
-  added: "ADDED",
-  removed: "REMOVED",
-};
 
 export { findingLine } from "./entry-text.js";
 
@@ -116,7 +109,7 @@ export function memberLines(
   });
   const { shared, own, sharedCount } = shareEntries(members);
   for (const group of shared) {
-    const label = s.red(TOOL_LABEL[group.status as ToolFinding["status"]].padEnd(9));
+    const label = s.red(STATUS_LABEL[group.status as ToolFinding["status"]].padEnd(9));
     const names = group.names.map((n) => displayName(n)).join(", ");
     lines.push(`  ${label}  ${group.names.length} tools: ${names}`);
     for (const l of entryLines(group.entry, "    ", s, verbose)) lines.push(l);
@@ -134,13 +127,7 @@ export function memberLines(
     if (length <= ALIGN_MAX) width = Math.max(width, length);
   }
   for (const tool of blocks) {
-    const label = TOOL_LABEL[tool.status].padEnd(9);
-    const painted =
-      tool.status === "unchanged"
-        ? s.dim(label)
-        : tool.status === "added" && server.status === "ok"
-          ? s.yellow(label)
-          : s.red(label);
+    const painted = statusLabel(tool.status, server.status === "ok", s);
     const detail = explained?.tools.get(tool.name);
     let line = `  ${painted}  ${displayName(tool.name)}`;
     if (detail?.renamedFrom !== undefined) {
