@@ -119,7 +119,7 @@ export async function readLiveServer(
       source.transport === "stdio"
         ? ((timedOut && stdio !== undefined
             ? silentRunnerHint(
-                expandedCommand(source, ctx),
+                stdio.command,
                 !stdio.hasAnswered && detail.length === 0,
                 ctx.timeoutMs / 1000,
               )
@@ -142,15 +142,6 @@ export async function readLiveServer(
     closing = true;
     stop.abort();
     await Promise.all(transports.map((t) => closeTransport(t)));
-  }
-}
-
-/** The program a stdio server runs, its references expanded (it was, to be started). */
-function expandedCommand(source: StdioSource, ctx: ReadContext): string {
-  try {
-    return stdioSpawnSpec(source, ctx).command;
-  } catch {
-    return "";
   }
 }
 

@@ -71,6 +71,10 @@ export class StdioTransport implements Transport {
   get stderr(): null {
     return null;
   }
+  /** The program started, its references expanded. */
+  get command(): string {
+    return this.spec.command;
+  }
   get pid(): number | null {
     return this.child?.pid ?? null;
   }
