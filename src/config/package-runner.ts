@@ -5,7 +5,8 @@
  * user should know, and know how to pin the version.
  */
 
-type Ecosystem = "npm" | "python" | "pipx" | "docker";
+/** Which registry a runner takes its packages from: npm, a Python index (uvx, pipx) or an image registry. */
+export type Ecosystem = "npm" | "python" | "pipx" | "docker";
 
 interface Runner {
   ecosystem: Ecosystem;

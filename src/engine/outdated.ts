@@ -1,11 +1,8 @@
-import { homedir } from "node:os";
 import { runnerPackage, type RunnerPackage } from "../config/package-runner.js";
 import type { PinnedServer } from "../core/lock.js";
 import { failureLines } from "./failure.js";
 import { mapConcurrent } from "./concurrency.js";
-import { loadNpmConfig } from "../registry/npmrc.js";
-import { npmVersions, type PackageVersions } from "../registry/npm.js";
-import { compareVersions } from "../registry/versions.js";
+import { REGISTRIES, type PackageVersions, type Registry } from "../registry/ecosystems.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 
 /** What `outdated` found for one server. */
@@ -34,13 +31,18 @@ export function serverPackage(server: PinnedServer): RunnerPackage | undefined {
   return server.transport === "stdio" ? runnerPackage(server.command) : undefined;
 }
 
+/** The registry a package's runner takes it from, or undefined when contractpin cannot ask it. */
+export function registryOf(pkg: RunnerPackage): Registry | undefined {
+  return REGISTRIES[pkg.ecosystem];
+}
+
 /**
  * Asks a package's registry for the versions it offers, as the runner itself
- * would when the server starts: npm's configuration is read with the
- * environment and working directory the server is started with
+ * would when the server starts: the registry's configuration is read with the
+ * command, environment and working directory the server is started with
  * (stdioSpawnSpec: the server's own env entries, and only the few variables
  * every server inherits, HOME among them), so the registry, scope and
- * credential are the ones npx will use, not contractpin's own npm_config_*.
+ * credential are the ones the runner will use, not contractpin's own.
  */
 export async function lookupVersions(
   pkg: RunnerPackage,
@@ -48,10 +50,9 @@ export async function lookupVersions(
   ctx: LookupContext,
 ): Promise<PackageVersions> {
   if (server.transport !== "stdio") throw new Error("lookupVersions: not a stdio server");
-  const spawn = stdioSpawnSpec(server, ctx);
-  const config = loadNpmConfig(spawn.cwd, spawn.env, spawn.env["HOME"] ?? homedir());
-  return npmVersions(pkg.name, config, {
-    ...(pkg.registry === undefined ? {} : { registry: pkg.registry }),
+  const registry = registryOf(pkg);
+  if (registry === undefined) throw new Error(`lookupVersions: no registry for ${pkg.ecosystem}`);
+  return registry.versions(pkg, stdioSpawnSpec(server, ctx), {
     timeoutMs: ctx.timeoutMs,
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
   });
@@ -59,8 +60,8 @@ export async function lookupVersions(
 
 /**
  * The newest version each named server's registry offers, all registries
- * asked at once (up to `concurrency`). Only npm runners are asked; uvx, pipx
- * and docker are `unsupported` (listed, and failing closed).
+ * asked at once (up to `concurrency`). A runner whose registry is not in
+ * REGISTRIES is `unsupported` (listed, and failing closed).
  */
 export async function findOutdated(
   names: readonly string[],
@@ -72,7 +73,8 @@ export async function findOutdated(
     const server = servers[name]!;
     const pkg = serverPackage(server);
     if (pkg === undefined) return { name, status: "no-package" };
-    if (pkg.ecosystem !== "npm") return { name, status: "unsupported", pkg };
+    const asked = registryOf(pkg);
+    if (asked === undefined) return { name, status: "unsupported", pkg };
     let found: PackageVersions;
     try {
       found = await lookupVersions(pkg, server, ctx);
@@ -82,7 +84,7 @@ export async function findOutdated(
     }
     const { latest, registry } = found;
     if (pkg.version === undefined) return { name, status: "unpinned", pkg, latest, registry };
-    const status = compareVersions(latest, pkg.version) > 0 ? "outdated" : "current";
+    const status = asked.compare(latest, pkg.version) > 0 ? "outdated" : "current";
     return { name, status, pkg, current: pkg.version, latest, registry };
   });
 }

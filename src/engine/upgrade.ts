@@ -2,11 +2,10 @@ import { withVersion, type RunnerPackage } from "../config/package-runner.js";
 import { unreachableServer } from "../core/compare.js";
 import type { PinnedServer } from "../core/lock.js";
 import type { ServerSource } from "../core/server-source.js";
-import { EXACT_VERSION } from "../registry/versions.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";
-import { lookupVersions, serverPackage } from "./outdated.js";
+import { lookupVersions, registryOf, serverPackage } from "./outdated.js";
 import { verifyServer, type VerifiedServer } from "./verify.js";
 
 /** One server's candidate version, read and compared with the lock as verify compares a live server. */
@@ -26,7 +25,7 @@ export interface UpgradeCandidate {
 export function notUpgradable(server: PinnedServer): string | undefined {
   const pkg = serverPackage(server);
   if (pkg === undefined) return "it does not run a package through a package runner";
-  if (pkg.ecosystem !== "npm") return `${pkg.invocation}: ecosystem not supported yet`;
+  if (registryOf(pkg) === undefined) return `${pkg.invocation}: ecosystem not supported yet`;
   return undefined;
 }
 
@@ -76,7 +75,7 @@ export async function readCandidates(
   return found.filter((c): c is UpgradeCandidate => c !== undefined);
 }
 
-/** Checks --to: an exact semver version, since it goes into a command line. */
-export function validTarget(version: string): boolean {
-  return EXACT_VERSION.test(version);
+/** Checks --to for an upgradable server: a version its registry could offer, since it goes into a command line. */
+export function validTarget(server: PinnedServer, version: string): boolean {
+  return registryOf(serverPackage(server)!)!.isVersion(version);
 }

@@ -1,18 +1,11 @@
 import { ContractpinError } from "../core/errors.js";
+import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
 import { EXACT_VERSION, newestOf } from "./versions.js";
 
 /** The most bytes of a package's metadata read (a popular package's abbreviated document is a few MiB). */
 const MAX_METADATA_BYTES = 64 * 1024 * 1024;
-
-/** What a registry says of a package: the version `latest` names, and every version published. */
-export interface PackageVersions {
-  /** The registry asked, for the report (never with credentials). */
-  registry: string;
-  latest: string;
-  versions: string[];
-}
 
 /**
  * Asks the registry npm would use for `name` (registryFor, or `registry` when

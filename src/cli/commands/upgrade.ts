@@ -92,9 +92,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     new ContractpinError("USAGE", `${message} (see 'contractpin upgrade --help')`);
   const all = values.all === true;
   if (all === positionals.length > 0) throw usage("upgrade needs server NAMEs or --all");
-  if (values.to !== undefined && (all || positionals.length > 1 || !validTarget(values.to))) {
-    throw usage("--to takes one exact version (1.2.3) and one server NAME");
-  }
+  const toUsage = () => usage("--to takes one exact version (1.2.3) and one server NAME");
+  if (values.to !== undefined && (all || positionals.length > 1)) throw toUsage();
   const reports = reportRequest(values, "upgrade");
   const repeat = repeatCount(values);
   const lockFile = await lockPath(values, io);
@@ -106,6 +105,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const name of names) {
     const why = notUpgradable(lock.servers[name]!);
     if (why !== undefined) throw usage(`server ${displayName(name)} cannot be upgraded: ${why}`);
+    if (values.to !== undefined && !validTarget(lock.servers[name]!, values.to)) throw toUsage();
   }
   if (all) {
     const entries = await findOutdated(

@@ -1,0 +1,41 @@
+import type { Ecosystem, RunnerPackage } from "../config/package-runner.js";
+import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { npmRegistry } from "./npm-registry.js";
+
+/** What a registry says of a package: the version a runner takes by default, and every version offered. */
+export interface PackageVersions {
+  /** The registry asked, for the report (never with credentials). */
+  registry: string;
+  latest: string;
+  versions: string[];
+}
+
+/** How a lookup is bounded. */
+export interface LookupOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One ecosystem's registry, asked the way its own client asks: the
+ * configuration is read with the environment, working directory and
+ * arguments the server is started with (`spawn`: the command with its
+ * references expanded, the env it gets, its cwd), so the registry and
+ * credential are the ones the runner will use when the server starts.
+ */
+export interface Registry {
+  /**
+   * The versions the registry offers for `pkg`.
+   * @throws ContractpinError REGISTRY_UNREACHABLE, with a one-line reason that holds no credential.
+   */
+  versions(pkg: RunnerPackage, spawn: SpawnSpec, options: LookupOptions): Promise<PackageVersions>;
+  /** Orders two versions this registry offers: negative when a comes first. */
+  compare(a: string, b: string): number;
+  /** Whether a version may be put into a command line (`upgrade --to`). */
+  isVersion(version: string): boolean;
+}
+
+/** The registries contractpin can ask; an ecosystem not here is "not checked", never "up to date". */
+export const REGISTRIES: Partial<Record<Ecosystem, Registry>> = {
+  npm: npmRegistry,
+};

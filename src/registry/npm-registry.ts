@@ -1,0 +1,18 @@
+import { homedir } from "node:os";
+import type { Registry } from "./ecosystems.js";
+import { npmVersions } from "./npm.js";
+import { loadNpmConfig } from "./npmrc.js";
+import { compareVersions, EXACT_VERSION } from "./versions.js";
+
+/** npm runners (npx, npm exec, pnpm dlx, yarn dlx, bunx): npm's configuration, as npm layers it. */
+export const npmRegistry: Registry = {
+  versions(pkg, spawn, options) {
+    const config = loadNpmConfig(spawn.cwd, spawn.env, spawn.env["HOME"] ?? homedir());
+    return npmVersions(pkg.name, config, {
+      ...(pkg.registry === undefined ? {} : { registry: pkg.registry }),
+      ...options,
+    });
+  },
+  compare: compareVersions,
+  isVersion: (version) => EXACT_VERSION.test(version),
+};
