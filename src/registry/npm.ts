@@ -1,4 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
+import { parseJson } from "../core/strict-json.js";
 import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
@@ -86,9 +87,11 @@ function parseMetadata(
 ): { latest: string; versions: string[] } {
   let doc: unknown;
   try {
-    doc = JSON.parse(Buffer.from(body).toString("utf8"));
-  } catch {
-    throw fail(`sent metadata for ${name} that is not JSON`);
+    doc = parseJson(body);
+  } catch (err) {
+    // Through the strict parser, as every JSON byte contractpin reads: a duplicate
+    // "latest" or version key must not be read one way here and another by npm.
+    throw fail(`sent metadata for ${name} that is not strict JSON (${(err as Error).message})`);
   }
   const d = doc as { "dist-tags"?: { latest?: unknown }; versions?: unknown };
   const versions =
