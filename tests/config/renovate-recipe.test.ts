@@ -59,6 +59,11 @@ describe("the Renovate recipe's regexes", () => {
       "@acme/fixture-server@3.0.0 @acme/fixture-server@3.0.0 contractpin-fixture-server@1.0.0",
     ],
     [".zed/settings.json", "@acme/fixture-server@3.0.0 contractpin-fixture-server@1.0.0"],
+    [
+      ".continue/mcpServers/servers.yaml",
+      "@acme/fixture-server@3.0.0 @private/fixture-server@2.0.0 contractpin-fixture-server@1.0.0",
+    ],
+    [".continue/mcpServers/servers.json", "@private/fixture-server@2.0.0"],
   ];
   for (const [path, expected] of cases) {
     it(`find every pinned npm server in ${path}, and nothing else`, () => {
@@ -80,12 +85,15 @@ describe("the Renovate recipe's regexes", () => {
     }
   });
 
-  it("read the project configs contractpin reads that hold JSON, wherever they are", () => {
+  it("read the project configs contractpin reads, wherever they are", () => {
     for (const path of [
       ".mcp.json",
       ".vscode/mcp.json",
       ".cursor/mcp.json",
       ".zed/settings.json",
+      ".continue/mcpServers/servers.yaml",
+      ".continue/mcpServers/servers.yml",
+      ".continue/mcpServers/servers.json",
       "packages/app/.mcp.json",
     ]) {
       assert.ok(recipeReads(path), path);
@@ -95,7 +103,8 @@ describe("the Renovate recipe's regexes", () => {
       ".mcp.json.bak",
       ".vscode/settings.json",
       ".zed/tasks.json",
-      ".continue/mcpServers/servers.yaml",
+      ".continue/config.yaml",
+      ".continue/mcpServers/old/servers.yaml",
     ]) {
       assert.ok(!recipeReads(path), path);
     }
