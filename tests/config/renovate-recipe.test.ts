@@ -6,6 +6,7 @@ import { importConfig } from "../../src/config/import-config.js";
 import { runnerPackage } from "../../src/config/package-runner.js";
 import {
   customManagers,
+  recipe,
   recipeDeps,
   recipeReads,
   type RecipeDep,
@@ -108,6 +109,15 @@ describe("the Renovate recipe's regexes", () => {
     ]) {
       assert.ok(!recipeReads(path), path);
     }
+  });
+
+  it("give their own dependency type, the only one the re-pin rule matches", () => {
+    const tasks = recipe().packageRules.filter((r) => r.postUpgradeTasks !== undefined);
+    assert.deepEqual(
+      tasks.map((r) => r.matchDepTypes),
+      [["mcp-server"]],
+    );
+    for (const m of customManagers()) assert.equal(m.depTypeTemplate, "mcp-server");
   });
 
   it("use only what RE2 (Renovate's regex engine) accepts: no lookaround, no backreference", () => {

@@ -14,6 +14,7 @@ interface CustomManager {
   matchStringsStrategy?: string;
   matchStrings: string[];
   datasourceTemplate?: string;
+  depTypeTemplate?: string;
 }
 
 export interface RecipeDep {
@@ -21,10 +22,19 @@ export interface RecipeDep {
   currentValue: string;
 }
 
+interface Recipe {
+  customManagers: CustomManager[];
+  packageRules: Array<{ matchDepTypes?: string[]; postUpgradeTasks?: { commands: string[] } }>;
+}
+
+/** The recipe, as written. */
+export function recipe(): Recipe {
+  return JSON.parse(readFileSync(RECIPE, "utf8")) as Recipe;
+}
+
 /** The recipe's custom managers. */
 export function customManagers(): CustomManager[] {
-  return (JSON.parse(readFileSync(RECIPE, "utf8")) as { customManagers: CustomManager[] })
-    .customManagers;
+  return recipe().customManagers;
 }
 
 /** A managerFilePatterns entry (`/regex/`) as a RegExp; globs are not used by the recipe. */
