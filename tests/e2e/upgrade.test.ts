@@ -6,6 +6,7 @@ import { oneLine, runCli } from "../helpers/cli.js";
 import { closedRegistry, startRegistry, type LocalRegistry } from "../helpers/registry.js";
 import { Workspace } from "../helpers/workspace.js";
 import { cleanUp } from "../helpers/cleanup.js";
+import { recipeDeps } from "../helpers/renovate-recipe.js";
 
 // outdated and upgrade against a real npm registry (verdaccio) on loopback:
 // the fixture server is published there in two versions whose contracts
@@ -173,6 +174,10 @@ describe("upgrade", () => {
 }
 `,
     );
+    // The Renovate recipe (examples/renovate.json) finds the version upgrade wrote.
+    assert.deepEqual(recipeDeps(".mcp.json", ws.read(".mcp.json")), [
+      { depName: PKG, currentValue: "1.1.0" },
+    ]);
     const verify = runCli(["verify"], { cwd: ws.dir, env });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
     // init reads the bumped config as the lock now pins it.
