@@ -23,7 +23,7 @@ const VALUE_OPTIONS: Record<Ecosystem, Set<string>> = {
   npm: new Set(["-c", "--call", "-w", "--workspace", "--registry", "--cache", "--userconfig"]),
   python: new Set([
     "-p", "--python", "-w", "--with", "--with-editable", "--with-requirements",
-    "-c", "--constraints", "--index", "--index-url", "--default-index", "--extra-index-url",
+    "-c", "--constraints", "--index", "-i", "--index-url", "--default-index", "--extra-index-url",
     "-f", "--find-links", "--directory", "--project", "--env-file", "--cache-dir",
     "--index-strategy", "--keyring-provider", "--config-file", "--prerelease",
   ]),

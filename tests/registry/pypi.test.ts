@@ -62,7 +62,10 @@ async function faulty(
   return {
     url: `http://127.0.0.1:${port}/simple/`,
     seen,
-    close: () => server.closeAllConnections() || server.close(),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
   };
 }
 
