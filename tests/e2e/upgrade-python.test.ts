@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,7 +13,7 @@ import { Workspace } from "../helpers/workspace.js";
 // http.server on loopback. pipx (Debian's 1.1.0) really installs and runs the
 // fixture server from there; uv is not installed here, so uvx servers are
 // lock entries that are looked up, never started. Nothing reaches PyPI.
-const PIPX = spawnSync("pipx", ["--version"]).status === 0;
+// pipx is a prerequisite of the tests, as pre-commit is (README, .ci/run).
 let html: string; // 1.0.0 and 1.1.0, PEP 503 HTML
 let json: string; // 1.0.0 and 1.2.0, PEP 691 JSON
 let down: string;
@@ -49,7 +48,7 @@ const pipxArgs = (version: string) => ["run", "--spec", `${PY_PKG}==${version}`,
 /**
  * A project whose .mcp.json runs the fixture through `pipx run`, pinned with
  * init (pipx installing it from the HTML index PIP_INDEX_URL names, in a HOME
- * of its own). Without pipx the lock is written from a dump of the same tools.
+ * of its own).
  */
 function project(): { ws: Workspace; env: Record<string, string>; home: string } {
   const ws = new Workspace();
@@ -76,7 +75,7 @@ function withServers(
   ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
 }
 
-describe("outdated, Python runners", { skip: !PIPX && "pipx is not installed" }, () => {
+describe("outdated, Python runners", () => {
   test("pipx: newer on the index (exit 1); the newest pinned (exit 0); --json", () => {
     const { ws, env } = project();
     const r = runCli(["outdated"], { cwd: ws.dir, env });
@@ -162,7 +161,7 @@ describe("outdated, Python runners", { skip: !PIPX && "pipx is not installed" },
   });
 });
 
-describe("upgrade, pipx run", { skip: !PIPX && "pipx is not installed" }, () => {
+describe("upgrade, pipx run", () => {
   test("the candidate's drift is reported (exit 1); --write bumps lock and .mcp.json with '=='; verify then passes", () => {
     const { ws, env } = project();
     const lockBefore = ws.read();
