@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { readNetrc } from "./netrc.js";
+import { optionValues, truthy } from "./option-values.js";
 import type { IndexPlan } from "./pypi.js";
 
 /**
@@ -94,21 +95,6 @@ function pipArgWords(value: string): string[] {
   return value.split(/\s+/).filter((w) => w !== "");
 }
 
-function values(args: readonly string[], ...names: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const eq = arg.indexOf("=");
-    if (names.includes(arg) && i + 1 < args.length) out.push(args[++i]!);
-    else if (arg.startsWith("--") && eq > 0 && names.includes(arg.slice(0, eq)))
-      out.push(arg.slice(eq + 1));
-    else if (names.includes("-i") && /^-i./.test(arg)) out.push(arg.slice(2));
-  }
-  return out;
-}
-
-const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v);
-
 /** The index plan pip would follow when `pipx run` installs the package. */
 export function pipIndexPlan(
   spawn: SpawnSpec,
@@ -116,8 +102,8 @@ export function pipIndexPlan(
   home: string,
 ): IndexPlan {
   const pipArgs = [
-    ...values(runnerOptions, "--index-url").flatMap((u) => ["--index-url", u]),
-    ...values(runnerOptions, "--pip-args").flatMap(pipArgWords),
+    ...optionValues(runnerOptions, "--index-url").flatMap((u) => ["--index-url", u]),
+    ...optionValues(runnerOptions, "--pip-args").flatMap(pipArgWords),
   ];
   const isolated = pipArgs.includes("--isolated") || truthy(spawn.env["PIP_ISOLATED"]);
   const env = isolated ? {} : spawn.env;
@@ -129,19 +115,25 @@ export function pipIndexPlan(
   if (pipArgs.includes("--no-index") || truthy(setting("no-index"))) {
     throw notChecked("pip is told to use no index (--no-index)");
   }
-  if (values(pipArgs, "--find-links", "-f").length > 0 || list(setting("find-links")).length > 0) {
+  if (
+    optionValues(pipArgs, "--find-links", "-f").length > 0 ||
+    list(setting("find-links")).length > 0
+  ) {
     throw notChecked(
       "pip also takes packages from --find-links locations, which contractpin does not read",
     );
   }
-  const keyring = values(pipArgs, "--keyring-provider").at(-1) ?? setting("keyring-provider");
+  const keyring = optionValues(pipArgs, "--keyring-provider").at(-1) ?? setting("keyring-provider");
   if (keyring !== undefined && keyring !== "disabled" && keyring !== "auto") {
     throw notChecked(
       `pip asks a keyring for index credentials (keyring-provider ${keyring}), which contractpin cannot`,
     );
   }
-  const index = values(pipArgs, "--index-url", "-i").at(-1) ?? setting("index-url") ?? PYPI;
-  const extras = [...list(setting("extra-index-url")), ...values(pipArgs, "--extra-index-url")];
+  const index = optionValues(pipArgs, "--index-url", "-i").at(-1) ?? setting("index-url") ?? PYPI;
+  const extras = [
+    ...list(setting("extra-index-url")),
+    ...optionValues(pipArgs, "--extra-index-url"),
+  ];
   const indexes = [...new Set([index, ...extras])];
   if (indexes.some((i) => !/^https?:\/\//i.test(i))) {
     throw notChecked(

@@ -1,5 +1,6 @@
 import { ContractpinError } from "../core/errors.js";
 import { readAtMost } from "../io/read-body.js";
+import { fetchFailureReason } from "./fetch-failure.js";
 import type { LookupOptions, PackageVersions } from "./ecosystems.js";
 import { netrcAuthorization } from "./netrc.js";
 import { redactUrl } from "./npm.js";
@@ -108,14 +109,7 @@ async function askIndex(
   } catch (err) {
     options.signal?.throwIfAborted();
     if (err instanceof ContractpinError) throw err;
-    const timedOut = err instanceof Error && err.name === "TimeoutError";
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw fail(
-      timedOut
-        ? `no answer within ${options.timeoutMs / 1000} s`
-        : (cause?.code ?? cause?.message ?? String(err)),
-      err,
-    );
+    throw fail(fetchFailureReason(err, options.timeoutMs), err);
   }
 }
 

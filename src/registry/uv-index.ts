@@ -4,6 +4,7 @@ import { parse as parseToml } from "smol-toml";
 import { ContractpinError } from "../core/errors.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { readNetrc } from "./netrc.js";
+import { optionValues, truthy } from "./option-values.js";
 import type { IndexPlan } from "./pypi.js";
 
 /**
@@ -23,20 +24,6 @@ const PYPI = "https://pypi.org/simple";
 type Toml = Record<string, unknown>;
 
 const notChecked = (why: string) => new ContractpinError("REGISTRY_UNREACHABLE", why);
-
-/** The values of `--opt V`, `--opt=V` (and the short `-o V`) among uv's options, in order. */
-function optionValues(args: readonly string[], ...names: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const eq = arg.indexOf("=");
-    if (names.includes(arg) && i + 1 < args.length) out.push(args[++i]!);
-    else if (arg.startsWith("--") && eq > 0 && names.includes(arg.slice(0, eq))) {
-      out.push(arg.slice(eq + 1));
-    }
-  }
-  return out;
-}
 
 function readToml(path: string, required: boolean): Toml | undefined {
   let text: string;
@@ -67,10 +54,6 @@ function configFiles(spawn: SpawnSpec, options: readonly string[], home: string)
     .map((p) => readToml(p, false))
     .find((t) => t !== undefined);
   return [readToml(user, false), system].filter((t): t is Toml => t !== undefined);
-}
-
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
 }
 
 function strings(value: unknown, where: string): string[] {

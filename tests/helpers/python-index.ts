@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { atEnd, killAtEnd, tempDir } from "./cleanup.js";
+import { printedPort } from "./registry.js";
 
 const BUILD = fileURLToPath(new URL("../fixtures/python-server/build_dists.py", import.meta.url));
 const TOOLS = fileURLToPath(new URL("../fixtures/npm-server/", import.meta.url));
@@ -100,15 +101,7 @@ export async function serveTree(
     stdio: ["ignore", "pipe", "ignore"],
   });
   killAtEnd(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /PORT (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`http.server exited (${code})`)));
-  });
+  const port = await printedPort(child, "http.server");
   const stop = () => {
     if (child.exitCode === null) child.kill("SIGKILL");
   };
