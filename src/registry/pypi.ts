@@ -51,7 +51,13 @@ async function askIndex(
   options: LookupOptions,
   fail: Fail,
 ): Promise<string[] | undefined> {
-  const { url: base, authorization } = credentialFor(index, netrc);
+  let credential: ReturnType<typeof credentialFor>;
+  try {
+    credential = credentialFor(index, netrc);
+  } catch {
+    throw fail("has a credential in its URL that is not percent-encoded");
+  }
+  const { url: base, authorization } = credential;
   let url = new URL(`${encodeURIComponent(normalizeProjectName(project))}/`, base);
   const signals = [AbortSignal.timeout(options.timeoutMs)];
   if (options.signal !== undefined) signals.push(options.signal);

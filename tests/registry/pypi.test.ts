@@ -116,6 +116,9 @@ test("401/403 with and without a credential; the credential is sent, never shown
   assert.ok(!msg.includes("s3cr") && !msg.includes("alice"), msg);
   const sent = index.seen.at(-1)!.headers.authorization;
   assert.equal(sent, `Basic ${Buffer.from("alice:s3cr@t").toString("base64")}`);
+  const malformed = await failure(first(index.url.replace("http://", "http://alice:50%zz@")));
+  assert.match(malformed, /has a credential in its URL that is not percent-encoded$/);
+  assert.ok(!malformed.includes("50%zz"), malformed);
   // .netrc gives the credential when the URL has none.
   await failure({ ...first(index.url), netrc: "machine 127.0.0.1 login bob password hunter2\n" });
   assert.equal(
