@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { ContractpinError } from "../../src/core/errors.js";
 import { pythonVersions, type IndexPlan } from "../../src/registry/pypi.js";
-import { fileVersion } from "../../src/registry/simple-api.js";
+import { fileVersion, jsonPageVersions } from "../../src/registry/simple-api.js";
 import { cleanUp } from "../helpers/cleanup.js";
 import { buildTree, pipIndexVersions, PY_PKG, serveTree } from "../helpers/python-index.js";
 import { closedRegistry } from "../helpers/registry.js";
@@ -46,6 +46,27 @@ test("file names: wheels, legacy dashed sdists, other projects and non-PEP 440 v
   assert.equal(fileVersion("other-1.0-py3-none-any.whl", PY_PKG), undefined);
   assert.equal(fileVersion("contractpin-fixture-py-latest.tar.gz", PY_PKG), undefined);
   assert.equal(fileVersion("contractpin_fixture_py-1.0-py3.7.egg", PY_PKG), undefined);
+});
+
+test("PEP 691 JSON: PEP 700's versions bound the files; a yanked file (true or a reason) offers nothing", () => {
+  const page = (extra: Record<string, unknown>) =>
+    Buffer.from(
+      JSON.stringify({
+        meta: { "api-version": "1.1" },
+        name: PY_PKG,
+        files: [
+          { filename: "contractpin_fixture_py-1.0-py3-none-any.whl", url: "a", hashes: {} },
+          { filename: "contractpin_fixture_py-1.1-py3-none-any.whl", url: "b", hashes: {} },
+          { filename: "contractpin-fixture-py-1.2.tar.gz", url: "c", hashes: {}, yanked: true },
+          { filename: "contractpin-fixture-py-1.3.tar.gz", url: "d", hashes: {}, yanked: "bad" },
+          { filename: "contractpin-fixture-py-1.4.tar.gz", url: "e", hashes: {}, yanked: false },
+        ],
+        ...extra,
+      }),
+    );
+  assert.deepEqual(jsonPageVersions(page({}), PY_PKG).sort(), ["1.0", "1.1", "1.4"]);
+  assert.deepEqual(jsonPageVersions(page({ versions: ["1.0", "1.2"] }), PY_PKG), ["1.0"]);
+  assert.throws(() => jsonPageVersions(page({ versions: "1.0" }), PY_PKG), /not a list of strings/);
 });
 
 /** A loopback HTTP server for the faults a real index does not make on demand. */
