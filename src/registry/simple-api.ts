@@ -104,7 +104,7 @@ function decodeEntities(text: string): string {
  */
 export function htmlPageVersions(html: string, project: string): string[] {
   const files: IndexFile[] = [];
-  for (const m of html.matchAll(/<a\b([^>]*)>/gi)) {
+  for (const m of html.matchAll(/<a\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi)) {
     const attrs = new Map<string, string>();
     for (const a of m[1]!.matchAll(
       /([^\s=/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g,

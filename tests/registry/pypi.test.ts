@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { ContractpinError } from "../../src/core/errors.js";
 import { pythonVersions, type IndexPlan } from "../../src/registry/pypi.js";
-import { fileVersion, jsonPageVersions } from "../../src/registry/simple-api.js";
+import { fileVersion, htmlPageVersions, jsonPageVersions } from "../../src/registry/simple-api.js";
 import { cleanUp } from "../helpers/cleanup.js";
 import { buildTree, pipIndexVersions, PY_PKG, serveTree } from "../helpers/python-index.js";
 import { closedRegistry } from "../helpers/registry.js";
@@ -67,6 +67,16 @@ test("PEP 691 JSON: PEP 700's versions bound the files; a yanked file (true or a
   assert.deepEqual(jsonPageVersions(page({}), PY_PKG).sort(), ["1.0", "1.1", "1.4"]);
   assert.deepEqual(jsonPageVersions(page({ versions: ["1.0", "1.2"] }), PY_PKG), ["1.0"]);
   assert.throws(() => jsonPageVersions(page({ versions: "1.0" }), PY_PKG), /not a list of strings/);
+});
+
+test("PEP 503 HTML: a raw '>' in a quoted attribute does not hide the data-yanked after it", () => {
+  const html = [
+    `<a href="/f/contractpin_fixture_py-2.0-py3-none-any.whl#sha256=00" data-requires-python=">=3.8" data-yanked="">w</a>`,
+    `<A HREF='https://h/f/contractpin-fixture-py-1.0.tar.gz?x=1' data-requires-python="&gt;=3.8">s</A>`,
+    `<a href="contractpin%5Ffixture%5Fpy-1.5-py3-none-any.whl" data-yanked>y</a>`,
+    `<a name="no-href">x</a>`,
+  ].join("\n");
+  assert.deepEqual(htmlPageVersions(html, PY_PKG), ["1.0"]);
 });
 
 /** A loopback HTTP server for the faults a real index does not make on demand. */
