@@ -143,14 +143,15 @@ export function isPep440Version(text: string): boolean {
 
 /**
  * The version pip and uv take by default: the highest that is not a
- * pre-release, or the highest pre-release when nothing else is offered.
+ * pre-release, or the highest pre-release when nothing else is offered; with
+ * `pre` (pip's --pre, uv's --prerelease allow), the highest of all.
  */
-export function latestPep440(versions: readonly string[]): string | undefined {
+export function latestPep440(versions: readonly string[], pre = false): string | undefined {
   const parsed = versions
     .map((text) => ({ text, v: parsePep440(text) }))
     .filter((p): p is { text: string; v: Pep440 } => p.v !== undefined)
     .sort((p, q) => comparePep440(p.v, q.v));
-  const finals = parsed.filter((p) => !isPrerelease(p.v));
+  const finals = pre ? [] : parsed.filter((p) => !isPrerelease(p.v));
   return (finals.length > 0 ? finals : parsed).at(-1)?.text;
 }
 

@@ -141,5 +141,11 @@ export function pipIndexPlan(
     );
   }
   const netrc = readNetrc(spawn.env, home);
-  return { indexes, strategy: "all", ...(netrc === undefined ? {} : { netrc }) };
+  const pre = pipArgs.includes("--pre") || truthy(setting("pre"));
+  return {
+    indexes,
+    strategy: "all",
+    ...(pre ? { pre } : {}),
+    ...(netrc === undefined ? {} : { netrc }),
+  };
 }

@@ -21,6 +21,8 @@ export interface IndexPlan {
    * (pip, and uv's `unsafe-best-match`).
    */
   strategy: "first" | "all";
+  /** Pre-releases count as the newest (pip's --pre, uv's --prerelease allow). */
+  pre?: boolean;
   /** The `.netrc` the runner would read for an index without a credential in its URL, if any. */
   netrc?: string;
 }
@@ -163,7 +165,7 @@ export async function pythonVersions(
     );
   }
   const versions = [...new Set(answers.flatMap((a) => a.versions))];
-  const latest = latestPep440(versions);
+  const latest = latestPep440(versions, plan.pre === true);
   if (latest === undefined) {
     throw new ContractpinError(
       "REGISTRY_UNREACHABLE",

@@ -172,9 +172,11 @@ export function uvIndexPlan(spawn: SpawnSpec, options: readonly string[], home: 
       );
   }
   const netrc = readNetrc(env, home);
+  const prerelease = cli(["--prerelease"], "UV_PRERELEASE", false).at(-1) ?? setting("prerelease");
   return {
     indexes,
     strategy: strategy === "unsafe-best-match" ? "all" : "first",
+    ...(prerelease === "allow" ? { pre: true } : {}),
     ...(netrc === undefined ? {} : { netrc }),
   };
 }

@@ -109,10 +109,10 @@ export async function serveTree(
   return { url: `http://127.0.0.1:${port}/simple/`, stop };
 }
 
-/** What the real pip says of the project on an index: `pip index versions` (pip 23.2), its versions and its latest. */
+/** What the real pip says of the fixture on an index: `pip index versions [--pre]` (pip 23.2), its versions and its latest. */
 export function pipIndexVersions(
   indexUrl: string,
-  project = PY_PKG,
+  pre = false,
 ): { latest: string; versions: string[] } {
   const r = spawnSync(
     "python3",
@@ -125,7 +125,8 @@ export function pipIndexVersions(
       indexUrl,
       "--no-cache-dir",
       "--disable-pip-version-check",
-      project,
+      ...(pre ? ["--pre"] : []),
+      PY_PKG,
     ],
     { encoding: "utf8", env: { ...process.env, PIP_CONFIG_FILE: "/dev/null", PIP_NO_INPUT: "1" } },
   );

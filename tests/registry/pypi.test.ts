@@ -32,6 +32,12 @@ for (const json of [false, true]) {
     const finals = ours.versions.filter((v) => !/rc/.test(v));
     assert.deepEqual([...finals].sort(), [...pip.versions].sort());
     assert.deepEqual(ours.versions.sort(), ["1.0.0", "1.1.0", "2.0.0rc1"]);
+    // With pre-releases allowed (pip's --pre), the same again, 2.0.0rc1 the newest.
+    const pre = await pythonVersions(PY_PKG, { ...first(index.url), pre: true }, opts);
+    const pipPre = pipIndexVersions(index.url, true);
+    assert.equal(pre.latest, pipPre.latest);
+    assert.equal(pre.latest, "2.0.0rc1");
+    assert.deepEqual([...pre.versions].sort(), [...pipPre.versions].sort());
     assert.equal(ours.registry, index.url);
     index.stop();
   });

@@ -81,6 +81,8 @@ test("uv: default PyPI; --index and extra indexes before the default; options ov
     uvIndexPlan(h.spawn({ UV_INDEX_STRATEGY: "unsafe-best-match" }), [], h.dir).strategy,
     "all",
   );
+  assert.equal(uvIndexPlan(h.spawn(), ["--prerelease", "allow"], h.dir).pre, true);
+  assert.equal(uvIndexPlan(h.spawn({ UV_PRERELEASE: "if-necessary" }), [], h.dir).pre, undefined);
   assert.deepEqual(uvIndexPlan(cfg.spawn({ UV_NO_CONFIG: "1" }), [], cfg.dir).indexes, [
     "https://pypi.org/simple",
   ]);
@@ -143,6 +145,8 @@ test("pip (pipx run): pipx's --index-url and --pip-args, then PIP_*, then pip.co
       .indexes,
     ["https://pypi.org/simple"],
   );
+  assert.equal(pipIndexPlan(h.spawn(), ["--pip-args=--pre"], h.dir).pre, true);
+  assert.equal(pipIndexPlan(h.spawn({ PIP_PRE: "1" }), [], h.dir).pre, true);
   const legacy = home({ ".pip/pip.conf": "[global]\nindex-url = http://legacy/\n" });
   assert.deepEqual(pipIndexPlan(legacy.spawn(), [], legacy.dir).indexes, ["http://legacy/"]);
 });
