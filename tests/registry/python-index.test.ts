@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ContractpinError } from "../../src/core/errors.js";
+import { netrcAuthorization } from "../../src/registry/netrc.js";
 import { pipIndexPlan } from "../../src/registry/pip-index.js";
 import { uvIndexPlan } from "../../src/registry/uv-index.js";
 import { cleanUp, tempDir } from "../helpers/cleanup.js";
@@ -165,4 +166,23 @@ test("pip: find-links, no-index, keyring, quoting in --pip-args, an unreadable p
   );
   const bad = home({ ".config/pip/pip.conf": "index-url = http://no-section/\n" });
   refused(() => pipIndexPlan(bad.spawn(), [], bad.dir), /cannot read pip's configuration .*line 1/);
+});
+
+test(".netrc: NETRC, else HOME's; the machine's entry, else default; comments and account skipped", () => {
+  const h = home({
+    ".netrc":
+      "# mine\nmachine idx.example login alice account x password s3cret\ndefault login anon password guest\n",
+  });
+  const plan = pipIndexPlan(h.spawn(), [], h.dir);
+  assert.ok(plan.netrc !== undefined);
+  const basic = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
+  assert.equal(netrcAuthorization(plan.netrc, "idx.example"), basic("alice:s3cret"));
+  assert.equal(netrcAuthorization(plan.netrc, "other.example"), basic("anon:guest"));
+  assert.equal(netrcAuthorization("machine a login b\n", "a"), undefined);
+  const other = join(h.dir, "elsewhere");
+  writeFileSync(other, "machine idx.example login bob password pw\n");
+  const viaEnv = uvIndexPlan(h.spawn({ NETRC: other }), [], h.dir).netrc!;
+  assert.equal(netrcAuthorization(viaEnv, "idx.example"), basic("bob:pw"));
+  const none = home();
+  assert.equal(uvIndexPlan(none.spawn(), [], none.dir).netrc, undefined);
 });
