@@ -23,8 +23,9 @@ const VALUE_OPTIONS: Record<Ecosystem, Set<string>> = {
   npm: new Set(["-c", "--call", "-w", "--workspace", "--registry", "--cache", "--userconfig"]),
   python: new Set([
     "-p", "--python", "-w", "--with", "--with-editable", "--with-requirements",
-    "-c", "--constraints", "--index", "--index-url", "--default-index", "--extra-index-url",
+    "-c", "--constraints", "--index", "-i", "--index-url", "--default-index", "--extra-index-url",
     "-f", "--find-links", "--directory", "--project", "--env-file", "--cache-dir",
+    "--index-strategy", "--keyring-provider", "--config-file", "--prerelease",
   ]),
   pipx: new Set(["--python", "--pip-args", "--index-url"]),
   docker: new Set([
@@ -73,6 +74,28 @@ interface SpecAt {
   spec: string;
   /** The index in `rest` of the argument that holds it (whole, or after `--opt=`). */
   index: number;
+}
+
+/**
+ * The options a package runner takes for itself, with their values, before
+ * what it runs (`uvx --index URL pkg@1 --flag` gives `--index URL`;
+ * `pipx run --spec pkg==1 --index-url URL app` gives everything before
+ * `app`), or [] when the command is not a package runner.
+ */
+export function runnerOptions(command: readonly string[]): string[] {
+  const runner = findRunner([...command]);
+  if (runner === undefined) return [];
+  const { ecosystem, rest } = runner;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === "--" || !arg.startsWith("-")) return rest.slice(0, i);
+    if (
+      !arg.includes("=") &&
+      (VALUE_OPTIONS[ecosystem].has(arg) || PACKAGE_OPTIONS[ecosystem].has(arg))
+    )
+      i++;
+  }
+  return [...rest];
 }
 
 /** The package (or image) specs a runner is asked to run. */
@@ -259,9 +282,19 @@ export function withVersion(
   pkg: RunnerPackage,
   version: string,
 ): string[] {
-  const separator = pkg.ecosystem === "docker" ? ":" : pkg.ecosystem === "npm" ? "@" : "==";
   const arg = command[pkg.argIndex]!;
-  const spec = `${pkg.name}${separator}${version}`;
+  let spec: string;
+  if (pkg.ecosystem === "docker" || pkg.ecosystem === "npm") {
+    spec = `${pkg.name}${pkg.ecosystem === "docker" ? ":" : "@"}${version}`;
+  } else {
+    // A Python spec keeps the separator it was written with (`pkg@1.0`, `pkg==1.0`, `pkg === 1.0`).
+    // Unpinned, uvx's own `pkg@1.0` (a long `name==version` can pass for a token, src/core/secrets.ts).
+    const pinned = /(===?\s*|@)\d[^,;*]*$/.exec(pkg.spec);
+    spec =
+      pinned === null
+        ? `${pkg.name}${pkg.ecosystem === "python" ? "@" : "=="}${version}`
+        : `${pkg.spec.slice(0, pinned.index)}${pinned[1]}${version}`;
+  }
   const next = [...command];
   next[pkg.argIndex] = arg.slice(0, arg.length - pkg.spec.length) + spec;
   return next;

@@ -1,6 +1,7 @@
 import type { Ecosystem, RunnerPackage } from "../config/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { npmRegistry } from "./npm-registry.js";
+import { pipxRegistry, uvRegistry } from "./python-registry.js";
 
 /** What a registry says of a package: the version a runner takes by default, and every version offered. */
 export interface PackageVersions {
@@ -38,4 +39,6 @@ export interface Registry {
 /** The registries contractpin can ask; an ecosystem not here is "not checked", never "up to date". */
 export const REGISTRIES: Partial<Record<Ecosystem, Registry>> = {
   npm: npmRegistry,
+  python: uvRegistry,
+  pipx: pipxRegistry,
 };

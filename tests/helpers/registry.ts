@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -53,15 +53,7 @@ export async function startRegistry(): Promise<LocalRegistry> {
   }, (e) => { console.error(e); process.exit(1); });`;
   const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
   killAtEnd(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /PORT (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`verdaccio exited (${code})`)));
-  });
+  const port = await printedPort(child, "verdaccio");
   const url = `http://127.0.0.1:${port}/`;
   const user = await fetch(`${url}-/user/org.couchdb.user:tester`, {
     method: "PUT",
@@ -105,6 +97,19 @@ export async function startRegistry(): Promise<LocalRegistry> {
       if (r.status !== 0) throw new Error(`npm publish ${name}@${version} failed: ${r.stderr}`);
     },
   };
+}
+
+/** The port a test server child prints on its stdout as `PORT n` once it listens. */
+export function printedPort(child: ChildProcess, what: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`${what} exited (${code})`)));
+  });
 }
 
 /** A loopback URL on which nothing listens (a port just freed), for an unreachable registry. */

@@ -16,18 +16,26 @@ import { renderOutdatedJson, renderOutdatedText } from "../render/outdated-text.
 export const help = `Usage: contractpin outdated [NAME...] [--json] [options]
 
 For each pinned stdio server (or only the named ones) that runs a package
-through a package runner (npx, npm exec, pnpm dlx, yarn dlx, bunx), asks the
-registry npm's configuration names for it the newest version, the way npx
-will when the server starts: the registry for the package's scope and its
-credential, from the npm_config_* variables of the server's env entry, the
-.npmrc of its working directory (npm's project), the user's (in the HOME the
-server gets) and the global one, or the runner's own --registry. All
-registries are asked at once.
+through a package runner, asks its registry for the newest version, the way
+the runner will when the server starts, with the env, working directory and
+HOME the server gets:
+  npx, npm exec, pnpm dlx, yarn dlx, bunx: the registry npm's configuration
+    names for the package's scope, and its credential (npm_config_* of the
+    server's env entry, the project's, the user's and the global .npmrc, or
+    the runner's own --registry);
+  uvx, uv tool run: the indexes uv would ask (its options, UV_* variables,
+    the user's and system uv.toml; the first index that has the package);
+  pipx run: the indexes pip would ask (pipx's --index-url and --pip-args,
+    PIP_* variables, pip.conf; every index, the highest version).
+Python versions are PEP 440's; the newest is the highest final release.
+A credential in an index URL or .netrc is used, never shown. What contractpin
+cannot ask as the runner would (a keyring, --find-links, --no-index, a local
+index) is said so. All registries are asked at once.
 
 Prints one line per server: pinned and newer, pinned and newest, or not
 pinned (npx -y pkg) with the version that runs now. A registry that cannot be
-reached is said so for that server, never "up to date"; uvx, pipx and docker
-are listed as not checked (not supported yet). Servers reached over HTTP or
+reached is said so for that server, never "up to date"; docker is listed as
+not checked (not supported yet). Servers reached over HTTP or
 read from a dump have no version and are listed as such.
 
 Options:

@@ -28,10 +28,10 @@ import { writeUpgrade } from "../upgrade-write.js";
 export const help = `Usage: contractpin upgrade NAME... [--to VERSION] [--write] [options]
        contractpin upgrade --all [--write] [options]
 
-For each named server that runs an npm package through a package runner
-(npx, npm exec, pnpm dlx, yarn dlx, bunx), takes the candidate version (--to,
-else the one the registry's 'latest' tag names, asked as 'contractpin
-outdated' asks), reads the server with that version exactly as verify reads a
+For each named server that runs a package through a package runner (npx,
+npm exec, pnpm dlx, yarn dlx, bunx; uvx, uv tool run, pipx run), takes the
+candidate version (--to, else the one the registry's 'latest' tag names, or
+for Python the highest final release, asked as 'contractpin outdated' asks), reads the server with that version exactly as verify reads a
 pinned server, and prints verify's report of the pinned contract against the
 candidate's, in the same formats. Nothing is written without --write.
 
@@ -46,7 +46,8 @@ add prints it.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated
-  --to VERSION         the version to read instead of the newest (one exact version)
+  --to VERSION         the version to read instead of the newest (one exact
+                       version: semver for npm, PEP 440 for Python)
   --write              take the candidates: rewrite the lock, snapshots and configs
   --config PATH        also bump the version in this client config (repeatable)
   --user               also the user-level client configs
@@ -62,7 +63,8 @@ Exit codes:
   1  a candidate's contract differs (nothing written without --write), or a
      candidate could not be looked up, started or read (nothing written)
   2  contractpin could not run: bad arguments, an unknown NAME, a server that
-     runs no npm package, a missing or corrupt lock
+     runs no package from a registry contractpin asks, a missing or
+     corrupt lock
 
 Examples:
   contractpin upgrade filesystem

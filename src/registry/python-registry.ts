@@ -1,0 +1,29 @@
+import { homedir } from "node:os";
+import { runnerOptions } from "../config/package-runner.js";
+import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { Registry } from "./ecosystems.js";
+import { compareVersionText, isPep440Version } from "./pep440.js";
+import { pipIndexPlan } from "./pip-index.js";
+import { pythonVersions, type IndexPlan } from "./pypi.js";
+import { uvIndexPlan } from "./uv-index.js";
+
+type Planner = (spawn: SpawnSpec, runnerOptions: readonly string[], home: string) => IndexPlan;
+
+/** A Python runner's registry: the indexes `plan` says its client asks, PEP 440 versions. */
+function pythonRegistry(plan: Planner): Registry {
+  return {
+    versions(pkg, spawn, options) {
+      const options_ = runnerOptions([spawn.command, ...spawn.args]);
+      const indexes = plan(spawn, options_, spawn.env["HOME"] ?? homedir());
+      return pythonVersions(pkg.name, indexes, options);
+    },
+    compare: compareVersionText,
+    isVersion: isPep440Version,
+  };
+}
+
+/** uvx and uv tool run: the indexes uv's options, variables and user/system uv.toml name. */
+export const uvRegistry = pythonRegistry(uvIndexPlan);
+
+/** pipx run: the indexes pip's command line (pipx's --index-url, --pip-args), PIP_* and pip.conf name. */
+export const pipxRegistry = pythonRegistry(pipIndexPlan);
