@@ -55,18 +55,24 @@ export async function readCandidates(
       source: pinned,
       verified: { finding: unreachableServer(name, pinned, message), changed: [] },
     });
+    const registry = registryOf(pkg)!;
     let target: string;
     try {
       const offered = await lookupVersions(pkg, pinned, ctx);
-      target = to ?? offered.latest;
-      if (!offered.versions.includes(target)) {
-        return unreachable(`${pkg.name}@${target} is not on ${offered.registry}`, target);
+      const wanted = to ?? offered.latest;
+      // The version as the registry spells it: PEP 440 takes `--to 1.1` for an offered 1.1.0.
+      const found =
+        offered.versions.find((v) => v === wanted) ??
+        offered.versions.find((v) => registry.compare(v, wanted) === 0);
+      if (found === undefined) {
+        return unreachable(`${pkg.name}@${wanted} is not on ${offered.registry}`, wanted);
       }
+      target = found;
     } catch (err) {
       ctx.signal?.throwIfAborted();
       return unreachable(failureLines(err).message, to ?? "latest");
     }
-    if (target === from) return undefined;
+    if (from !== undefined && registry.compare(target, from) === 0) return undefined;
     const command = withVersion((pinned as { command: string[] }).command, pkg, target);
     const candidate = { ...pinned, command } as PinnedServer;
     const { tool_count: _c, digest: _d, tools: _t, surface: _s, ...source } = candidate;

@@ -181,6 +181,18 @@ describe("upgrade, pipx run", () => {
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });
 
+  test("--to takes a version equal to an offered one under PEP 440 (1.1 is 1.1.0): the index's spelling is written", () => {
+    const { ws, env } = project();
+    const w = runCli(["upgrade", "py", "--to", "1.1", "--write"], { cwd: ws.dir, env });
+    assert.equal(w.code, 0, w.stdout + w.stderr);
+    assert.deepEqual(JSON.parse(ws.read()).servers.py.command, ["pipx", ...pipxArgs("1.1.0")]);
+    // The pinned version, spelt otherwise, is no candidate: nothing to read, nothing written.
+    const lock = ws.read();
+    const same = runCli(["upgrade", "py", "--to", "1.1.0.0", "--write"], { cwd: ws.dir, env });
+    assert.equal(same.code, 0, same.stdout + same.stderr);
+    assert.equal(ws.read(), lock);
+  });
+
   test("--to a version the index lacks: exit 1, nothing written; a --to that is no PEP 440 version: exit 2", () => {
     const { ws, env } = project();
     const lockBefore = ws.read();
