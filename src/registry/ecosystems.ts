@@ -1,5 +1,6 @@
 import type { Ecosystem, RunnerPackage } from "../config/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { imageRegistry } from "./image-registry.js";
 import { npmRegistry } from "./npm-registry.js";
 
 /** What a registry says of a package: the version a runner takes by default, and every version offered. */
@@ -38,4 +39,5 @@ export interface Registry {
 /** The registries contractpin can ask; an ecosystem not here is "not checked", never "up to date". */
 export const REGISTRIES: Partial<Record<Ecosystem, Registry>> = {
   npm: npmRegistry,
+  docker: imageRegistry,
 };
