@@ -60,7 +60,9 @@ export async function readCandidates(
       const offered = await lookupVersions(pkg, pinned, ctx);
       target = to ?? offered.latest;
       if (!offered.versions.includes(target)) {
-        return unreachable(`${pkg.name}@${target} is not on ${offered.registry}`, target);
+        // Named as the command would name it (pkg@1.2.3, image:tag).
+        const spec = withVersion([pkg.spec], { ...pkg, argIndex: 0 }, target)[0];
+        return unreachable(`${spec} is not on ${offered.registry}`, target);
       }
     } catch (err) {
       ctx.signal?.throwIfAborted();

@@ -270,6 +270,12 @@ describe("upgrade: docker run", () => {
     assert.match(r.stdout, /^img +UNREACHABLE +cannot start docker: command not found$/m);
     assert.match(r.stderr, /nothing was written/);
     assert.equal(ws.read(), before);
+    const missing = runCli(["upgrade", "img", "--to", "9.9.9"], { cwd: ws.dir });
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stdout,
+      new RegExp(`${open.host}/mcp/fixture:9\\.9\\.9 is not on ${open.url}`),
+    );
     const bad = runCli(["upgrade", "img", "--to", "1.0;rm"], { cwd: ws.dir });
     assert.equal(bad.code, 2);
   });

@@ -57,7 +57,7 @@ export async function startImageRegistry(login?: {
   };
   atEnd(stop);
   const url = `http://${host}/`;
-  const basic =
+  const basic: Record<string, string> =
     login === undefined
       ? {}
       : {

@@ -21,13 +21,18 @@ registry npm's configuration names for it the newest version, the way npx
 will when the server starts: the registry for the package's scope and its
 credential, from the npm_config_* variables of the server's env entry, the
 .npmrc of its working directory (npm's project), the user's (in the HOME the
-server gets) and the global one, or the runner's own --registry. All
-registries are asked at once.
+server gets) and the global one, or the runner's own --registry. For docker
+run and podman run, the image's registry (resolved as docker resolves it; a
+podman short name is not checked) is asked for its tags with the runner's
+credential for it (DOCKER_CONFIG or ~/.docker/config.json; podman's
+auth.json first), and the newest tag of the pinned tag's shape (1.2.3,
+v1.2.3, 1.2.3-alpine) is the newest. All registries are asked at once.
 
 Prints one line per server: pinned and newer, pinned and newest, or not
 pinned (npx -y pkg) with the version that runs now. A registry that cannot be
-reached is said so for that server, never "up to date"; uvx, pipx and docker
-are listed as not checked (not supported yet). Servers reached over HTTP or
+reached is said so for that server, never "up to date"; so is an image
+pinned by digest or by a tag that is no version. uvx and pipx are listed as
+not checked (not supported yet). Servers reached over HTTP or
 read from a dump have no version and are listed as such.
 
 Options:

@@ -29,9 +29,10 @@ export const help = `Usage: contractpin upgrade NAME... [--to VERSION] [--write]
        contractpin upgrade --all [--write] [options]
 
 For each named server that runs an npm package through a package runner
-(npx, npm exec, pnpm dlx, yarn dlx, bunx), takes the candidate version (--to,
-else the one the registry's 'latest' tag names, asked as 'contractpin
-outdated' asks), reads the server with that version exactly as verify reads a
+(npx, npm exec, pnpm dlx, yarn dlx, bunx) or an image through docker run or
+podman run, takes the candidate version (--to, else the one the registry's
+'latest' tag names, or the image's newest tag of the pinned tag's shape,
+asked as 'contractpin outdated' asks), reads the server with that version exactly as verify reads a
 pinned server, and prints verify's report of the pinned contract against the
 candidate's, in the same formats. Nothing is written without --write.
 
@@ -46,7 +47,8 @@ add prints it.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated
-  --to VERSION         the version to read instead of the newest (one exact version)
+  --to VERSION         the version to read instead of the newest (one exact version,
+                       or an image tag)
   --write              take the candidates: rewrite the lock, snapshots and configs
   --config PATH        also bump the version in this client config (repeatable)
   --user               also the user-level client configs
@@ -62,7 +64,7 @@ Exit codes:
   1  a candidate's contract differs (nothing written without --write), or a
      candidate could not be looked up, started or read (nothing written)
   2  contractpin could not run: bad arguments, an unknown NAME, a server that
-     runs no npm package, a missing or corrupt lock
+     runs no package or image outdated can check, a missing or corrupt lock
 
 Examples:
   contractpin upgrade filesystem
