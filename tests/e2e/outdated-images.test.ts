@@ -21,7 +21,7 @@ let down: string;
 before(async () => {
   [open, locked] = await Promise.all([
     startImageRegistry(),
-    startImageRegistry({ user: USER, password: PASSWORD }),
+    startImageRegistry({ login: { user: USER, password: PASSWORD } }),
   ]);
   down = new URL(await closedRegistry()).host;
   await open.push("mcp/fixture", [

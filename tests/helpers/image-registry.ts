@@ -5,13 +5,15 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { atEnd, killAtEnd, tempDir } from "./cleanup.js";
 import { closedRegistry } from "./registry.js";
+import type { TokenService } from "./token-service.js";
 
 /**
  * A real image registry on loopback: the CNCF distribution registry that
  * Debian packages as `docker-registry`, run from its binary with a config
  * written here (storage in a temporary folder, an ephemeral port), never the
- * system service. With `user`, it wants that user's password (htpasswd,
- * bcrypt, made by apache2-utils' htpasswd), as `docker login` would give it.
+ * system service. With `login`, it wants that user's password (htpasswd,
+ * bcrypt, made by apache2-utils' htpasswd), as `docker login` would give it;
+ * with `token`, a Bearer token from that token service.
  */
 export interface ImageRegistry {
   /** `127.0.0.1:PORT`: how an image reference names it. */
@@ -23,10 +25,10 @@ export interface ImageRegistry {
   stop(): void;
 }
 
-export async function startImageRegistry(login?: {
-  user: string;
-  password: string;
-}): Promise<ImageRegistry> {
+export async function startImageRegistry(
+  options: { login?: { user: string; password: string }; token?: TokenService } = {},
+): Promise<ImageRegistry> {
+  const { login, token } = options;
   const dir = tempDir("contractpin-image-registry-");
   // A port just freed; the registry takes it at once (it cannot be told to pick one).
   const host = new URL(await closedRegistry()).host;
@@ -44,6 +46,11 @@ export async function startImageRegistry(login?: {
       `auth: { htpasswd: { realm: test-realm, path: ${JSON.stringify(join(dir, "htpasswd"))} } }`,
     );
   }
+  if (token !== undefined) {
+    const { realm, service, issuer, bundle } = token;
+    const fields = { realm, service, issuer, rootcertbundle: bundle };
+    config.push(`auth: { token: ${JSON.stringify(fields)} }`);
+  }
   writeFileSync(join(dir, "config.yml"), `${config.join("\n")}\n`);
   // Its log (which names each 404 and refused login as an error) goes to a file, shown if it fails to start.
   const log = openSync(join(dir, "registry.log"), "w");
@@ -57,12 +64,15 @@ export async function startImageRegistry(login?: {
   };
   atEnd(stop);
   const url = `http://${host}/`;
-  const basic: Record<string, string> =
-    login === undefined
-      ? {}
-      : {
+  // The test's own pushes: as the registry's one user, or with a push token minted for them.
+  const basic = (repository: string): Record<string, string> =>
+    login !== undefined
+      ? {
           authorization: `Basic ${Buffer.from(`${login.user}:${login.password}`).toString("base64")}`,
-        };
+        }
+      : token !== undefined
+        ? { authorization: `Bearer ${token.mint(repository, ["pull", "push"])}` }
+        : {};
   for (let i = 0; ; i++) {
     if (child.exitCode !== null)
       throw new Error(
@@ -81,14 +91,14 @@ export async function startImageRegistry(login?: {
     const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
     const start = await fetch(`${url}v2/${repository}/blobs/uploads/`, {
       method: "POST",
-      headers: basic,
+      headers: basic(repository),
     });
     if (start.status !== 202) throw new Error(`blob upload start: HTTP ${start.status}`);
     const location = new URL(start.headers.get("location")!, url);
     location.searchParams.set("digest", digest);
     const put = await fetch(location, {
       method: "PUT",
-      headers: { ...basic, "content-type": "application/octet-stream" },
+      headers: { ...basic(repository), "content-type": "application/octet-stream" },
       body: bytes,
     });
     if (put.status !== 201) throw new Error(`blob upload: HTTP ${put.status}`);
@@ -127,7 +137,10 @@ export async function startImageRegistry(login?: {
       for (const tag of tags) {
         const put = await fetch(`${url}v2/${repository}/manifests/${tag}`, {
           method: "PUT",
-          headers: { ...basic, "content-type": "application/vnd.oci.image.manifest.v1+json" },
+          headers: {
+            ...basic(repository),
+            "content-type": "application/vnd.oci.image.manifest.v1+json",
+          },
           body: manifest,
         });
         if (put.status !== 201) throw new Error(`manifest ${tag}: HTTP ${put.status}`);
