@@ -2,6 +2,7 @@ import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { readAtMost } from "../io/read-body.js";
+import { fetchFailure } from "./fetch-failure.js";
 import type { ImageCredential } from "./image-auth.js";
 import { isLoopback, TAG, type ImageRef } from "./image-ref.js";
 
@@ -43,14 +44,7 @@ export async function listTags(
       });
     } catch (err) {
       options.signal?.throwIfAborted();
-      const timedOut = err instanceof Error && err.name === "TimeoutError";
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw fail(
-        timedOut
-          ? `no answer within ${options.timeoutMs / 1000} s`
-          : (cause?.code ?? cause?.message ?? String(err)),
-        err,
-      );
+      throw fail(fetchFailure(err, options.timeoutMs), err);
     }
   };
   const readJson = async (response: Response, what: string) => {

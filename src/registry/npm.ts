@@ -1,6 +1,7 @@
 import { ContractpinError } from "../core/errors.js";
 import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
+import { fetchFailure } from "./fetch-failure.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
 import { EXACT_VERSION, newestOf } from "./versions.js";
 
@@ -64,15 +65,7 @@ export async function npmVersions(
   } catch (err) {
     options.signal?.throwIfAborted();
     if (err instanceof ContractpinError) throw err;
-    const timedOut = err instanceof Error && err.name === "TimeoutError";
-    // fetch's own message says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND).
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw fail(
-      timedOut
-        ? `no answer within ${options.timeoutMs / 1000} s`
-        : (cause?.code ?? cause?.message ?? String(err)),
-      err,
-    );
+    throw fail(fetchFailure(err, options.timeoutMs), err);
   }
   if (body === undefined)
     throw fail(`the metadata of ${name} is over ${MAX_METADATA_BYTES / 1024 / 1024} MiB`);
