@@ -10,8 +10,8 @@ import { isLoopback, TAG, type ImageRef } from "./image-ref.js";
 export const PAGE_SIZE = 100;
 /** The most pages followed: a repository with more tags is refused, not cut short. */
 const MAX_PAGES = 200;
-/** The most bytes of one answer (a page of tags, a token). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The most bytes of all answers of one look-up together (pages of tags, a token). */
+const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 
 type Fail = (why: string, cause?: unknown) => ContractpinError;
 
@@ -38,7 +38,7 @@ export async function listTags(
       return await fetch(url, {
         method,
         headers,
-        redirect: "error",
+        redirect: "manual",
         signal,
         ...(body === undefined ? {} : { body }),
       });
@@ -47,10 +47,13 @@ export async function listTags(
       throw fail(fetchFailure(err, options.timeoutMs), err);
     }
   };
+  let budget = MAX_TOTAL_BYTES;
   const readJson = async (response: Response, what: string) => {
     const bytes =
-      response.body === null ? new Uint8Array() : await readAtMost(response.body, MAX_BODY_BYTES);
-    if (bytes === undefined) throw fail(`sent ${what} over ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+      response.body === null ? new Uint8Array() : await readAtMost(response.body, budget);
+    if (bytes === undefined)
+      throw fail(`sent ${what} past ${MAX_TOTAL_BYTES / 1024 / 1024} MiB of answers`);
+    budget -= bytes.byteLength;
     try {
       return parseJson(bytes);
     } catch {
@@ -70,6 +73,11 @@ export async function listTags(
       response = await get(url, headers(authorization));
     }
     if (response.status === 404) throw fail(`has no repository ${ref.repository}`);
+    // A redirect is not followed: it could take the credential to another host.
+    if (response.status >= 300 && response.status < 400)
+      throw fail(
+        `answered a redirect (HTTP ${response.status}) for ${ref.repository}, not followed`,
+      );
     if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
     if (!response.ok) throw fail(`answered HTTP ${response.status} for ${ref.repository}`);
     const doc = await readJson(response, "a tag list");

@@ -226,6 +226,14 @@ describe("outdated: registry credentials", () => {
       helper.stdout,
       /refused team\/private \(HTTP 401\); its credential is kept by credential helper docker-credential-evil \(.*config\.json\), which contractpin does not run\n$/,
     );
+    // A registry that answers anyone is read without the helper's credential.
+    const anyone = project({
+      p: { command: ["docker", "run", `${open.host}/mcp/fixture:1.10.0`] },
+    });
+    dockerConfig(anyone, "home/.docker", { credsStore: "evil" });
+    const open_ = outdated(anyone);
+    assert.equal(open_.code, 0, open_.stderr);
+    assert.match(open_.stdout, / 1\.10\.0 is the newest /);
   });
 });
 
