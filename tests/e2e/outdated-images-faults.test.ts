@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
-import { runCli, startCli } from "../helpers/cli.js";
+import { startCli } from "../helpers/cli.js";
 import { atEnd, cleanUp } from "../helpers/cleanup.js";
-import { Workspace } from "../helpers/workspace.js";
+import { imageProject } from "../helpers/image-project.js";
 
 // A registry that misbehaves, one way per repository: outdated bounds what it
 // reads and says what went wrong in one line, exit 1, never "the newest".
@@ -44,18 +44,12 @@ before(async () => {
 after(() => cleanUp());
 
 test("a registry's faults: endless pages, an oversized answer, duplicate members, a page on another host, a redirect", async () => {
-  const ws = new Workspace();
-  ws.dump("tools.json", [{ name: "echo", inputSchema: { type: "object" } }]);
   const names = ["endless", "huge", "duplicate", "elsewhere", "redirect"];
-  for (const name of names)
-    assert.equal(runCli(["add", name, "--file", "tools.json"], { cwd: ws.dir }).code, 0);
-  const lock = ws.lockJson();
-  for (const name of names) {
-    const { path: _p, ...pinned } = lock.servers[name]!;
-    const command = ["docker", "run", `${host}/fault/${name}:1.0.0`];
-    lock.servers[name] = { ...pinned, transport: "stdio", command };
-  }
-  ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
+  const ws = imageProject(
+    Object.fromEntries(
+      names.map((name) => [name, { command: ["docker", "run", `${host}/fault/${name}:1.0.0`] }]),
+    ),
+  );
   const r = await startCli(["outdated"], { cwd: ws.dir, env: { HOME: ws.path("home") } }).done;
   assert.equal(r.code, 1, r.stderr);
   const line = (name: string, why: string) =>

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { runCli, startCli } from "../helpers/cli.js";
+import { startCli } from "../helpers/cli.js";
 import { atEnd, cleanUp } from "../helpers/cleanup.js";
 import { startImageRegistry, type ImageRegistry } from "../helpers/image-registry.js";
 import { startTokenService, type TokenService } from "../helpers/token-service.js";
-import { Workspace } from "../helpers/workspace.js";
+import { basicAuth, dockerConfig, imageProject } from "../helpers/image-project.js";
+import type { Workspace } from "../helpers/workspace.js";
 
 // outdated for docker run against a real registry (Debian's docker-registry)
 // that wants Bearer tokens from a token service, as Docker Hub and ghcr.io
@@ -25,22 +24,11 @@ before(async () => {
 });
 after(() => cleanUp());
 
-/** A lock with one server, `docker run IMAGE:1.0.0`, whose env names a docker config holding `config`. */
+/** A lock with one server, `docker run IMAGE`, whose env names a docker config holding `config`. */
 function project(config: unknown, image = `${registry.host}/team/private:1.0.0`): Workspace {
-  const ws = new Workspace();
-  ws.dump("tools.json", [{ name: "echo", inputSchema: { type: "object" } }]);
-  assert.equal(runCli(["add", "p", "--file", "tools.json"], { cwd: ws.dir }).code, 0);
-  mkdirSync(ws.path("docker"));
-  writeFileSync(join(ws.path("docker"), "config.json"), JSON.stringify(config));
+  const ws = imageProject({ p: { command: ["docker", "run", image] } });
   const lock = ws.lockJson();
-  const { path: _p, ...pinned } = lock.servers.p!;
-  const command = ["docker", "run", image];
-  lock.servers.p = {
-    ...pinned,
-    transport: "stdio",
-    command,
-    env: { DOCKER_CONFIG: ws.path("docker") },
-  };
+  lock.servers.p!.env = { DOCKER_CONFIG: dockerConfig(ws, "docker", config) };
   ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
   return ws;
 }
@@ -53,9 +41,7 @@ async function outdated(ws: Workspace) {
   return r;
 }
 
-const basic = (password: string) => ({
-  auth: Buffer.from(`${LOGIN.user}:${password}`).toString("base64"),
-});
+const basic = (password: string) => basicAuth(LOGIN.user, password);
 
 describe("outdated: a registry with a token service", () => {
   test("docker's credential is traded at the realm for a token (GET with Basic), and the tags are read with it", async () => {
