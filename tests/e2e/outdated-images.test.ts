@@ -92,8 +92,8 @@ describe("outdated: docker run", () => {
     assert.equal(
       r.stdout,
       [
-        `a_untagged: ${image} is not pinned: docker run runs the newest, now 1.10.0 (${open.url})`,
-        `b_latest: ${image} is not pinned: docker run runs the newest, now 1.10.0 (${open.url})`,
+        `a_untagged: ${image} is not pinned: docker run runs the tag 'latest'; the newest version tag is 1.10.0 (${open.url})`,
+        `b_latest: ${image} is not pinned: docker run runs the tag 'latest'; the newest version tag is 1.10.0 (${open.url})`,
         `c_stable: ${prefix} tag stable is not a version: which tag is newer cannot be told`,
         `d_gone: ${prefix} mcp/fixture has no tag 1.5.0`,
         `e_digest: ${prefix} ${image} is pinned by digest, which no tag can be compared with; its newest version tag is 1.10.0`,
