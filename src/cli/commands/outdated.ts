@@ -32,8 +32,8 @@ Prints one line per server: pinned and newer, pinned and newest, or not
 pinned (npx -y pkg) with the version that runs now. A registry that cannot be
 reached is said so for that server, never "up to date"; so is an image
 pinned by digest or by a tag that is no version. uvx and pipx are listed as
-not checked (not supported yet). Servers reached over HTTP or
-read from a dump have no version and are listed as such.
+not checked (not supported yet). Servers reached over HTTP or read from a
+dump have no version and are listed as such.
 
 Options:
   --json               print a JSON report ({ exit_code, servers: [...] })

@@ -32,9 +32,11 @@ For each named server that runs an npm package through a package runner
 (npx, npm exec, pnpm dlx, yarn dlx, bunx) or an image through docker run or
 podman run, takes the candidate version (--to, else the one the registry's
 'latest' tag names, or the image's newest tag of the pinned tag's shape,
-asked as 'contractpin outdated' asks), reads the server with that version exactly as verify reads a
-pinned server, and prints verify's report of the pinned contract against the
-candidate's, in the same formats. Nothing is written without --write.
+asked as 'contractpin outdated' asks), reads the server with that version
+exactly as verify reads a pinned server, and prints verify's report of the
+pinned contract against the candidate's, in the same formats. Nothing is
+written without --write. An image's candidate is read by starting it, which
+needs the container runtime.
 
 With --write, and only when every candidate was read, the lock's command,
 the pin and the snapshots change together, and so does the version in each
@@ -47,8 +49,8 @@ add prints it.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated
-  --to VERSION         the version to read instead of the newest (one exact version,
-                       or an image tag)
+  --to VERSION         the version to read instead of the newest (one exact
+                       version, or an image tag)
   --write              take the candidates: rewrite the lock, snapshots and configs
   --config PATH        also bump the version in this client config (repeatable)
   --user               also the user-level client configs
