@@ -31,6 +31,8 @@ before(async () => {
     } else if (repo === "fault/elsewhere") {
       const link = `<http://127.0.0.2:1/v2/fault/elsewhere/tags/list?last=1.0.0>; rel="next"`;
       res.writeHead(200, { ...json, link }).end(JSON.stringify({ tags: ["1.0.0"] }));
+    } else if (repo === "fault/negotiate") {
+      res.writeHead(401, { "www-authenticate": "Negotiate" }).end();
     } else if (repo === "fault/redirect") {
       res.writeHead(302, { location: "http://127.0.0.2:1/v2/x/tags/list" }).end();
     } else {
@@ -43,8 +45,8 @@ before(async () => {
 });
 after(() => cleanUp());
 
-test("a registry's faults: endless pages, an oversized answer, duplicate members, a page on another host, a redirect", async () => {
-  const names = ["endless", "huge", "duplicate", "elsewhere", "redirect"];
+test("a registry's faults: endless pages, an oversized answer, duplicate members, a page on another host, an unknown challenge, a redirect", async () => {
+  const names = ["endless", "huge", "duplicate", "elsewhere", "negotiate", "redirect"];
   const ws = imageProject(
     Object.fromEntries(
       names.map((name) => [name, { command: ["docker", "run", `${host}/fault/${name}:1.0.0`] }]),
@@ -61,6 +63,7 @@ test("a registry's faults: endless pages, an oversized answer, duplicate members
       line("elsewhere", "sent a next page on another host"),
       line("endless", "fault/endless has over 200 pages of tags"),
       line("huge", "sent a tag list past 16 MiB of answers"),
+      line("negotiate", "asked for an authentication docker does not know (HTTP 401)"),
       line("redirect", "answered a redirect (HTTP 302) for fault/redirect, not followed"),
       "",
     ].join("\n"),
