@@ -250,7 +250,9 @@ export function runnerPackage(command: readonly string[]): RunnerPackage | undef
     }
     case "docker": {
       if (dockerDrift(spec) !== undefined) return { ...base, name };
-      if (spec.includes("@sha256:")) return { ...base, name: spec.replace(/@sha256:.*$/, "") };
+      // `image:tag@sha256:…` runs the digest: the name is the image's, without tag or digest.
+      if (spec.includes("@sha256:"))
+        return { ...base, name: baseName(spec.replace(/@sha256:.*$/, ""), "docker") };
       return { ...base, name, version: spec.slice(name.length + 1) };
     }
     default: {

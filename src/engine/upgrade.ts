@@ -65,7 +65,9 @@ export async function readCandidates(
         offered.versions.find((v) => v === wanted) ??
         offered.versions.find((v) => registry.compare(v, wanted) === 0);
       if (found === undefined) {
-        return unreachable(`${pkg.name}@${wanted} is not on ${offered.registry}`, wanted);
+        // Named as the command would name it (pkg@1.2.3, pkg==1.2.3, image:tag).
+        const spec = withVersion([pkg.spec], { ...pkg, argIndex: 0 }, wanted)[0];
+        return unreachable(`${spec} is not on ${offered.registry}`, wanted);
       }
       target = found;
     } catch (err) {

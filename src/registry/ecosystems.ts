@@ -1,5 +1,6 @@
 import type { Ecosystem, RunnerPackage } from "../config/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { imageRegistry } from "./image-registry.js";
 import { npmRegistry } from "./npm-registry.js";
 import { pipxRegistry, uvRegistry } from "./python-registry.js";
 
@@ -41,4 +42,5 @@ export const REGISTRIES: Partial<Record<Ecosystem, Registry>> = {
   npm: npmRegistry,
   python: uvRegistry,
   pipx: pipxRegistry,
+  docker: imageRegistry,
 };

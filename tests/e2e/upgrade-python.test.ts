@@ -200,7 +200,7 @@ describe("upgrade, pipx run", () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,
-      /contractpin-fixture-py@9\.9 is not on http:\/\/127\.0\.0\.1:\d+\/simple\//,
+      /contractpin-fixture-py==9\.9 is not on http:\/\/127\.0\.0\.1:\d+\/simple\//,
     );
     assert.equal(ws.read(), lockBefore);
     const bad = runCli(["upgrade", "py", "--to", "1.0; rm -rf /"], { cwd: ws.dir, env });

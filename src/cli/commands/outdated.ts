@@ -26,16 +26,22 @@ HOME the server gets:
   uvx, uv tool run: the indexes uv would ask (its options, UV_* variables,
     the user's and system uv.toml; the first index that has the package);
   pipx run: the indexes pip would ask (pipx's --index-url and --pip-args,
-    PIP_* variables, pip.conf; every index, the highest version).
+    PIP_* variables, pip.conf; every index, the highest version);
+  docker run, podman run: the image's registry, resolved as docker resolves
+    it (a podman short name is not checked), with the runner's credential
+    for it (DOCKER_CONFIG or ~/.docker/config.json; podman's auth.json
+    first); the newest tag of the pinned tag's shape (1.2.3, v1.2.3,
+    1.2.3-alpine) is the newest.
 Python versions are PEP 440's; the newest is the highest final release.
-A credential in an index URL or .netrc is used, never shown. What contractpin
-cannot ask as the runner would (a keyring, --find-links, --no-index, a local
-index) is said so. All registries are asked at once.
+A credential in an index URL, .netrc or a docker config is used, never
+shown. What contractpin cannot ask as the runner would (a keyring, a docker
+credential helper, --find-links, --no-index, a local index) is said so. All
+registries are asked at once.
 
 Prints one line per server: pinned and newer, pinned and newest, or not
 pinned (npx -y pkg) with the version that runs now. A registry that cannot be
-reached is said so for that server, never "up to date"; docker is listed as
-not checked (not supported yet). Servers reached over HTTP or
+reached is said so for that server, never "up to date"; so is an image
+pinned by digest or by a tag that is no version. Servers reached over HTTP or
 read from a dump have no version and are listed as such.
 
 Options:

@@ -29,11 +29,15 @@ export const help = `Usage: contractpin upgrade NAME... [--to VERSION] [--write]
        contractpin upgrade --all [--write] [options]
 
 For each named server that runs a package through a package runner (npx,
-npm exec, pnpm dlx, yarn dlx, bunx; uvx, uv tool run, pipx run), takes the
-candidate version (--to, else the one the registry's 'latest' tag names, or
-for Python the highest final release, asked as 'contractpin outdated' asks), reads the server with that version exactly as verify reads a
-pinned server, and prints verify's report of the pinned contract against the
-candidate's, in the same formats. Nothing is written without --write.
+npm exec, pnpm dlx, yarn dlx, bunx; uvx, uv tool run, pipx run) or an image
+through docker run or podman run, takes the candidate version (--to, else
+the one the registry's 'latest' tag names, for Python the highest final
+release, for an image the newest tag of the pinned tag's shape, asked as
+'contractpin outdated' asks), reads the server with that version exactly as
+verify reads a pinned server, and prints verify's report of the pinned
+contract against the candidate's, in the same formats. Nothing is written
+without --write. An image's candidate is read by starting it, which needs
+the container runtime.
 
 With --write, and only when every candidate was read, the lock's command,
 the pin and the snapshots change together, and so does the version in each
@@ -47,7 +51,8 @@ add prints it.
 Options:
   --all                every server 'contractpin outdated' lists as outdated
   --to VERSION         the version to read instead of the newest (one exact
-                       version: semver for npm, PEP 440 for Python)
+                       version: semver for npm, PEP 440 for Python, or an
+                       image tag)
   --write              take the candidates: rewrite the lock, snapshots and configs
   --config PATH        also bump the version in this client config (repeatable)
   --user               also the user-level client configs
@@ -63,8 +68,8 @@ Exit codes:
   1  a candidate's contract differs (nothing written without --write), or a
      candidate could not be looked up, started or read (nothing written)
   2  contractpin could not run: bad arguments, an unknown NAME, a server that
-     runs no package from a registry contractpin asks, a missing or
-     corrupt lock
+     runs no package or image from a registry contractpin asks, a missing
+     or corrupt lock
 
 Examples:
   contractpin upgrade filesystem

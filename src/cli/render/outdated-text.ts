@@ -13,8 +13,11 @@ export function renderOutdatedText(entries: readonly OutdatedEntry[]): string {
       case "current":
         return say(`${e.pkg.name} ${e.current} is the newest (${e.registry})`);
       case "unpinned":
+        // An image's runner takes `latest` (or whatever image of that name it has), not the highest version.
         return say(
-          `${e.pkg.name} is not pinned: ${e.pkg.invocation} runs the newest, now ${e.latest} (${e.registry})`,
+          e.pkg.ecosystem === "docker"
+            ? `${e.pkg.name} is not pinned: ${e.pkg.invocation} runs the tag 'latest'; the newest version tag is ${e.latest} (${e.registry})`
+            : `${e.pkg.name} is not pinned: ${e.pkg.invocation} runs the newest, now ${e.latest} (${e.registry})`,
         );
       case "unreachable":
         return say(`${e.pkg.name} not checked: ${e.reason}`);

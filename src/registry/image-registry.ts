@@ -1,0 +1,58 @@
+import { homedir } from "node:os";
+import { ContractpinError } from "../core/errors.js";
+import type { Registry } from "./ecosystems.js";
+import { imageCredential } from "./image-auth.js";
+import { imageName, parseImageName, podmanShortName, TAG } from "./image-ref.js";
+import { listTags } from "./image-tags-api.js";
+import { compareTags, isVersionTag, newestLike, newestVersionTag } from "./tag-order.js";
+
+/**
+ * Container runners (docker run, podman run): the image's registry, resolved
+ * and asked as the runner would, with the credential the runner's
+ * configuration holds for it (read with the server's env and HOME).
+ *
+ * The newest tag is the newest of the pinned tag's shape (`1.2.3` → `X.Y.Z`,
+ * `1.2.3-alpine` → `X.Y.Z-alpine`); an image run at `latest` reports the
+ * newest plain version tag. A tag that is not a version (`stable`), a pinned
+ * tag the registry no longer has, and an image pinned by digest fail closed
+ * with the reason: never "the newest".
+ */
+export const imageRegistry: Registry = {
+  async versions(pkg, spawn, options) {
+    const podman = /(?:^|[\\/])podman(?:\.exe)?\s/i.test(pkg.invocation);
+    const name = imageName(pkg.spec);
+    const plain = (why: string) => new ContractpinError("REGISTRY_UNREACHABLE", why);
+    const short = podman ? podmanShortName(name) : undefined;
+    if (short !== undefined) throw plain(short);
+    const ref = parseImageName(name);
+    if (typeof ref === "string") throw plain(`${name} is not an image reference: ${ref}`);
+    const shown = `${ref.api}/`;
+    const fail = (why: string, cause?: unknown) =>
+      new ContractpinError(
+        "REGISTRY_UNREACHABLE",
+        `registry ${shown}: ${why}`,
+        cause === undefined ? {} : { cause },
+      );
+    const credential = imageCredential(ref, podman, spawn.env, spawn.env["HOME"] ?? homedir());
+    const tags = await listTags(ref, credential, fail, options);
+    if (pkg.spec.includes("@")) {
+      const newest = newestVersionTag(tags);
+      throw fail(
+        `${name} is pinned by digest, which no tag can be compared with` +
+          (newest === undefined ? "" : `; its newest version tag is ${newest}`),
+      );
+    }
+    const pinned = pkg.version;
+    if (pinned === undefined) {
+      const latest = newestVersionTag(tags);
+      if (latest === undefined) throw fail(`${ref.repository} has no version tag`);
+      return { registry: shown, latest, versions: tags };
+    }
+    if (!isVersionTag(pinned))
+      throw fail(`tag ${pinned} is not a version: which tag is newer cannot be told`);
+    if (!tags.includes(pinned)) throw fail(`${ref.repository} has no tag ${pinned}`);
+    return { registry: shown, latest: newestLike(pinned, tags)!, versions: tags };
+  },
+  compare: compareTags,
+  isVersion: (tag) => TAG.test(tag),
+};

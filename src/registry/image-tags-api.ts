@@ -1,0 +1,184 @@
+import { ContractpinError } from "../core/errors.js";
+import { getMember, isJsonObject } from "../core/json-value.js";
+import { parseJson } from "../core/strict-json.js";
+import { readAtMost } from "../io/read-body.js";
+import { fetchFailureReason } from "./fetch-failure.js";
+import type { ImageCredential } from "./image-auth.js";
+import { isLoopback, TAG, type ImageRef } from "./image-ref.js";
+
+/** Tags asked per page (the registry may send fewer, and a `Link` to the rest). */
+export const PAGE_SIZE = 100;
+/** The most pages followed: a repository with more tags is refused, not cut short. */
+const MAX_PAGES = 200;
+/** The most bytes of all answers of one look-up together (pages of tags, a token). */
+const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
+
+type Fail = (why: string, cause?: unknown) => ContractpinError;
+
+/**
+ * Every tag of `ref`'s repository, asked as docker asks its registry: a GET of
+ * `/v2/<name>/tags/list`, pages followed through their `Link` header; a 401 is
+ * answered as its `WWW-Authenticate` challenge says (a `Bearer` token from the
+ * realm, given the credential if there is one; `Basic` with the credential).
+ * Credentials and tokens only ever go in request headers, never in a message.
+ *
+ * @throws ContractpinError REGISTRY_UNREACHABLE, one line naming the registry.
+ */
+export async function listTags(
+  ref: ImageRef,
+  credential: ImageCredential | undefined,
+  fail: Fail,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<string[]> {
+  const signals = [AbortSignal.timeout(options.timeoutMs)];
+  if (options.signal !== undefined) signals.push(options.signal);
+  const signal = AbortSignal.any(signals);
+  const get = async (url: URL, headers: Record<string, string>, method = "GET", body?: string) => {
+    try {
+      return await fetch(url, {
+        method,
+        headers,
+        redirect: "manual",
+        signal,
+        ...(body === undefined ? {} : { body }),
+      });
+    } catch (err) {
+      options.signal?.throwIfAborted();
+      throw fail(fetchFailureReason(err, options.timeoutMs), err);
+    }
+  };
+  let budget = MAX_TOTAL_BYTES;
+  const readJson = async (response: Response, what: string) => {
+    const bytes =
+      response.body === null ? new Uint8Array() : await readAtMost(response.body, budget);
+    if (bytes === undefined)
+      throw fail(`sent ${what} past ${MAX_TOTAL_BYTES / 1024 / 1024} MiB of answers`);
+    budget -= bytes.byteLength;
+    try {
+      return parseJson(bytes);
+    } catch {
+      throw fail(`sent ${what} that is not JSON`);
+    }
+  };
+
+  const tags: string[] = [];
+  let authorization: string | undefined;
+  let url = new URL(`${ref.api}/v2/${ref.repository}/tags/list?n=${PAGE_SIZE}`);
+  for (let page = 0; ; page++) {
+    if (page === MAX_PAGES) throw fail(`${ref.repository} has over ${MAX_PAGES} pages of tags`);
+    let response = await get(url, headers(authorization));
+    if (response.status === 401 && authorization === undefined) {
+      await response.body?.cancel();
+      authorization = await authorize(response.headers.get("www-authenticate") ?? "");
+      response = await get(url, headers(authorization));
+    }
+    if (response.status === 404) throw fail(`has no repository ${ref.repository}`);
+    // A redirect is not followed: it could take the credential to another host.
+    if (response.status >= 300 && response.status < 400)
+      throw fail(
+        `answered a redirect (HTTP ${response.status}) for ${ref.repository}, not followed`,
+      );
+    if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
+    if (!response.ok) throw fail(`answered HTTP ${response.status} for ${ref.repository}`);
+    const doc = await readJson(response, "a tag list");
+    const list = isJsonObject(doc) ? getMember(doc, "tags") : undefined;
+    if (!Array.isArray(list) && list !== null) throw fail(`sent a tag list without tags`);
+    for (const tag of list ?? []) if (typeof tag === "string" && TAG.test(tag)) tags.push(tag);
+    const next = nextPage(response.headers.get("link"), url);
+    if (next === undefined) return tags;
+    if (next.origin !== url.origin) throw fail("sent a next page on another host");
+    url = next;
+  }
+
+  function headers(auth: string | undefined): Record<string, string> {
+    return { accept: "application/json", ...(auth === undefined ? {} : { authorization: auth }) };
+  }
+
+  function refused(status: number): string {
+    const whose = credential?.file === undefined ? "" : ` (${credential.file})`;
+    if (credential?.helper !== undefined)
+      return `refused ${ref.repository} (HTTP ${status}); its credential is kept by credential helper docker-credential-${credential.helper}${whose}, which contractpin does not run`;
+    return credential === undefined
+      ? `refused ${ref.repository} (HTTP ${status}); no credential for ${ref.domain} in the runner's configuration`
+      : `refused ${ref.repository} (HTTP ${status}); the credential for ${ref.domain}${whose} was refused`;
+  }
+
+  /** The Authorization header a 401's challenge asks for. */
+  async function authorize(challenge: string): Promise<string> {
+    const scheme = /^\s*(\w+)/.exec(challenge)?.[1]?.toLowerCase();
+    const params = challengeParams(challenge);
+    const basic =
+      credential?.basic === undefined
+        ? undefined
+        : `Basic ${Buffer.from(credential.basic, "utf8").toString("base64")}`;
+    if (scheme === "basic") {
+      if (basic === undefined) throw fail(refused(401));
+      return basic;
+    }
+    if (scheme !== "bearer" || params.realm === undefined)
+      throw fail(`asked for an authentication docker does not know (HTTP 401)`);
+    let realm: URL;
+    try {
+      realm = new URL(params.realm);
+    } catch {
+      throw fail("named a token realm that is not a URL");
+    }
+    // A credential never goes over plain HTTP to another machine.
+    if (realm.protocol !== "https:" && !(realm.protocol === "http:" && isLoopback(realm.host)))
+      throw fail(`named a token realm that is not HTTPS (${realm.origin})`);
+    const scope = params.scope ?? `repository:${ref.repository}:pull`;
+    let response: Response;
+    if (credential?.identityToken !== undefined) {
+      // docker trades an identity token as an OAuth2 refresh token, by POST.
+      const form = new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: credential.identityToken,
+        service: params.service ?? "",
+        scope,
+        client_id: "docker",
+      });
+      response = await get(
+        realm,
+        { "content-type": "application/x-www-form-urlencoded" },
+        "POST",
+        form.toString(),
+      );
+    } else {
+      if (params.service !== undefined) realm.searchParams.set("service", params.service);
+      realm.searchParams.set("scope", scope);
+      response = await get(realm, basic === undefined ? {} : { authorization: basic });
+    }
+    if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
+    if (!response.ok) throw fail(`token service answered HTTP ${response.status}`);
+    const doc = await readJson(response, "a token");
+    const token = isJsonObject(doc)
+      ? (getMember(doc, "token") ?? getMember(doc, "access_token"))
+      : undefined;
+    if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token))
+      throw fail("token service sent no token");
+    return `Bearer ${token}`;
+  }
+}
+
+/** The parameters of a `WWW-Authenticate` challenge (`realm="…",service="…"`). */
+export function challengeParams(challenge: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const param = /([A-Za-z_]+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
+  for (const m of challenge.replace(/^\s*\w+\s*/, "").matchAll(param)) {
+    const key = m[1]!.toLowerCase();
+    if (!Object.hasOwn(out, key)) out[key] = m[2]?.replace(/\\(.)/g, "$1") ?? m[3] ?? "";
+  }
+  return out;
+}
+
+/** The `rel="next"` target of a `Link` header, resolved against the page it came with. */
+function nextPage(link: string | null, base: URL): URL | undefined {
+  if (link === null) return undefined;
+  const m = /<([^>]*)>\s*;[^,]*\brel="?next"?/.exec(link);
+  if (m === null) return undefined;
+  try {
+    return new URL(m[1]!, base);
+  } catch {
+    return undefined;
+  }
+}
