@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { importConfig } from "../../src/config/import-config.js";
-import { runnerPackage } from "../../src/config/package-runner.js";
+import { runnerPackage, type Ecosystem } from "../../src/config/package-runner.js";
 import {
   customManagers,
   recipe,
@@ -14,21 +14,33 @@ import {
 
 // examples/renovate.json's regexes against config files, each checked two
 // ways: against the list written out here, and against what contractpin's own
-// reader makes of the same file (importConfig, then runnerPackage: the npm
-// package and exact version each stdio server runs), so that the recipe
+// reader makes of the same file (importConfig, then runnerPackage: the package
+// or image and exact version each stdio server runs), so that the recipe
 // proposes a bump for exactly the servers `outdated` would look up.
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const CTX = { projectDir: "/work/project", home: "/home/ada" };
 
+/** Renovate's datasource for each of contractpin's ecosystems. */
+const DATASOURCE: Record<Ecosystem, string> = {
+  npm: "npm",
+  python: "pypi",
+  pipx: "pypi",
+  docker: "docker",
+};
+
+// npm packages as `pkg@1.2.3`, the others with their datasource: `pypi:pkg@1.2.3`.
 const sorted = (deps: RecipeDep[]) =>
   deps
-    .map((d) => `${d.depName}@${d.currentValue}`)
+    .map((d) => `${d.datasource === "npm" ? "" : `${d.datasource}:`}${d.depName}@${d.currentValue}`)
     .sort()
     .join(" ");
 
 /**
- * What contractpin reads in the file: each imported stdio server's pinned npm
- * package; `skipped` names the servers it did not import.
+ * What contractpin reads in the file: each imported stdio server's pinned
+ * package or image (a Python name without its extras; an image only at a
+ * version tag: contractpin checks no other, see docs/upgrade.md); the recipe
+ * reads Python and images in JSON files only. `skipped` names the servers it
+ * did not import.
  */
 function contractpinReads(
   path: string,
@@ -37,11 +49,14 @@ function contractpinReads(
 ): { deps: RecipeDep[]; skipped: string[] } {
   const imported = importConfig(new TextEncoder().encode(text), path, { ...CTX, env });
   const skipped = imported.skipped.map((s) => s.name);
-  const deps = imported.servers.flatMap(({ source }) => {
+  const deps = imported.servers.flatMap(({ source }): RecipeDep[] => {
     if (source.transport !== "stdio") return [];
     const pkg = runnerPackage(source.command);
-    if (pkg?.ecosystem !== "npm" || pkg.version === undefined) return [];
-    return [{ depName: pkg.name, currentValue: pkg.version }];
+    if (pkg?.version === undefined) return [];
+    if (pkg.ecosystem !== "npm" && !path.endsWith(".json")) return [];
+    if (pkg.ecosystem === "docker" && !/^v?\d/.test(pkg.version)) return [];
+    const depName = pkg.ecosystem === "docker" ? pkg.name : pkg.name.replace(/\[.*\]$/, "");
+    return [{ datasource: DATASOURCE[pkg.ecosystem], depName, currentValue: pkg.version }];
   });
   return { deps, skipped };
 }
@@ -50,9 +65,10 @@ describe("the Renovate recipe's regexes", () => {
   const cases: Array<[string, string]> = [
     [
       ".mcp.json",
-      // npx, npm exec --, pnpm dlx with args before command; not uvx, node, docker,
+      // npx, npm exec --, pnpm dlx with args before command, uvx, docker; not node,
       // an unpinned package, a URL, or version-like strings in env values.
-      "@acme/fixture-server@3.0.0 @private/fixture-server@2.0.0-beta.1 contractpin-fixture-server@1.0.0",
+      "@acme/fixture-server@3.0.0 @private/fixture-server@2.0.0-beta.1 " +
+        "contractpin-fixture-server@1.0.0 docker:mcp/fetch@1.2.3 pypi:mcp-server-fetch@2025.1.1",
     ],
     [".vscode/mcp.json", "@acme/fixture-server@3.1.0 contractpin-fixture-server@1.1.0"],
     [
@@ -65,9 +81,26 @@ describe("the Renovate recipe's regexes", () => {
       "@acme/fixture-server@3.0.0 @private/fixture-server@2.0.0 contractpin-fixture-server@1.0.0",
     ],
     [".continue/mcpServers/servers.json", "@private/fixture-server@2.0.0"],
+    [
+      "python/.mcp.json",
+      // uvx pkg@v, pkg==v after options, --from pkg[extra]==v, --from=pkg===v, uv tool run,
+      // pipx run --spec and pipx run pkg==v; not an unpinned package, @latest, a range, a pin
+      // in an option's value or after an unpinned --from/--spec, git, uv run, pipx install.
+      "contractpin-fixture-server@1.0.0 pypi:contractpin-fixture-py@1.0.0 " +
+        "pypi:contractpin-fixture-py@1.0.0 pypi:contractpin-fixture-py@1.0.0 " +
+        "pypi:contractpin-fixture-py@1.0.0rc1 pypi:contractpin_fixture_py@1.0.0 " +
+        "pypi:mcp-server-git@2025.1.14 pypi:mcp-server-time@0.6.2",
+    ],
+    [
+      "images/.vscode/mcp.json",
+      // docker and podman run after options, a v-tag and a variant tag; not latest, no tag, a
+      // word, a digest, option values shaped like images, docker exec, an env value.
+      "docker:127.0.0.1:5000/fixture@1.0.0 docker:127.0.0.1:5000/fixture@1.0.0 " +
+        "docker:ghcr.io/acme/server@1.4.0-alpine docker:mcp/fetch@v1.2.3",
+    ],
   ];
   for (const [path, expected] of cases) {
-    it(`find every pinned npm server in ${path}, and nothing else`, () => {
+    it(`find every pinned server in ${path}, and nothing else`, () => {
       const text = readFileSync(`${FIXTURES}renovate/${path}`, "utf8");
       assert.equal(sorted(recipeDeps(path, text)), expected);
       const read = contractpinReads(path, text, { CONTRACTPIN_INPUT_TOK: "x" });
@@ -120,9 +153,15 @@ describe("the Renovate recipe's regexes", () => {
     for (const m of customManagers()) assert.equal(m.depTypeTemplate, "mcp-server");
   });
 
+  it("look Python packages up as PEP 440 versions, images as docker tags", () => {
+    const versioning = Object.fromEntries(
+      customManagers().map((m) => [m.datasourceTemplate, m.versioningTemplate]),
+    );
+    assert.deepEqual(versioning, { npm: undefined, pypi: "pep440", docker: "docker" });
+  });
+
   it("use only what RE2 (Renovate's regex engine) accepts: no lookaround, no backreference", () => {
     for (const m of customManagers()) {
-      assert.equal(m.datasourceTemplate, "npm");
       for (const source of m.matchStrings) {
         assert.doesNotMatch(source, /\(\?<?[=!]|\\[1-9]|\\k</);
         new RegExp(source, "g");

@@ -13,11 +13,14 @@ interface CustomManager {
   managerFilePatterns: string[];
   matchStringsStrategy?: string;
   matchStrings: string[];
-  datasourceTemplate?: string;
+  datasourceTemplate: string;
+  versioningTemplate?: string;
   depTypeTemplate?: string;
 }
 
 export interface RecipeDep {
+  /** Where Renovate looks it up: npm, pypi or docker. */
+  datasource: string;
   depName: string;
   currentValue: string;
 }
@@ -66,7 +69,11 @@ export function recipeDeps(path: string, text: string): RecipeDep[] {
       );
     }
     for (const { groups } of chunks) {
-      deps.push({ depName: groups["depName"]!, currentValue: groups["currentValue"]! });
+      deps.push({
+        datasource: m.datasourceTemplate,
+        depName: groups["depName"]!,
+        currentValue: groups["currentValue"]!,
+      });
     }
   }
   return deps;
