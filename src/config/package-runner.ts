@@ -18,8 +18,9 @@ interface Runner {
 
 // Options of each runner that take a separate value, so that the value is not
 // mistaken for the package. Unknown options are assumed to take none.
+// examples/renovate.json lists the same (tests/config/renovate-recipe.test.ts).
 // prettier-ignore
-const VALUE_OPTIONS: Record<Ecosystem, Set<string>> = {
+export const VALUE_OPTIONS: Readonly<Record<Ecosystem, ReadonlySet<string>>> = {
   npm: new Set(["-c", "--call", "-w", "--workspace", "--registry", "--cache", "--userconfig"]),
   python: new Set([
     "-p", "--python", "-w", "--with", "--with-editable", "--with-requirements",

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { importConfig } from "../../src/config/import-config.js";
-import { runnerPackage, type Ecosystem } from "../../src/config/package-runner.js";
+import { runnerPackage, VALUE_OPTIONS, type Ecosystem } from "../../src/config/package-runner.js";
 import {
   customManagers,
   recipe,
@@ -117,6 +117,38 @@ describe("the Renovate recipe's regexes", () => {
       const env = { CONTRACTPIN_INPUT_PERPLEXITY_KEY: "x" };
       assert.equal(found, sorted(contractpinReads(path, text, env).deps), path);
     }
+  });
+
+  it("skip the value of every option contractpin knows takes one, in both forms", () => {
+    // Each option with a value shaped like a pin before the package, pinned and not:
+    // the recipe must find exactly the package contractpin reads, for every option.
+    const runners: Array<[string, string[], Ecosystem]> = [
+      ["uvx", [], "python"],
+      ["uv", ["tool", "run"], "python"],
+      ["pipx", ["run"], "pipx"],
+      ["docker", ["run"], "docker"],
+      ["podman", ["run"], "docker"],
+    ];
+    const servers: Record<string, { command: string; args: string[] }> = {};
+    let pinned = 0;
+    for (const [command, prefix, ecosystem] of runners) {
+      const [value, pin, unpinned] =
+        ecosystem === "docker" ? ["db:1.0.0", "img:2.0.0", "img"] : ["h==1.0.0", "p==2.0.0", "p"];
+      for (const option of VALUE_OPTIONS[ecosystem]) {
+        for (const args of [[option, value], [`${option}=${value}`]]) {
+          servers[`${command} ${args.join(" ")}`] = { command, args: [...prefix, ...args, pin] };
+          servers[`${command} ${args.join(" ")} -`] = {
+            command,
+            args: [...prefix, ...args, unpinned],
+          };
+          pinned++;
+        }
+      }
+    }
+    const text = JSON.stringify({ mcpServers: servers }, null, 1);
+    const found = recipeDeps(".mcp.json", text);
+    assert.equal(found.length, pinned);
+    assert.equal(sorted(found), sorted(contractpinReads(".mcp.json", text, {}).deps));
   });
 
   it("read the project configs contractpin reads, wherever they are", () => {
