@@ -13,6 +13,7 @@ import { COMMENT_LIMIT, renderMarkdown, STEP_SUMMARY_LIMIT } from "./render/mark
 import {
   inertJson,
   reportItems,
+  reportSubject,
   type DriftReport,
   type ReportItem,
 } from "./render/report-model.js";
@@ -133,7 +134,7 @@ export async function writeReports(
       (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""),
     );
     const lines = [
-      summaryLine(report.findings, style(io.color), report.old === undefined ? "verify" : "diff"),
+      summaryLine(report.findings, style(io.color), reportSubject(report)),
       `report written to ${request.output}`,
     ];
     if (report.accept !== undefined) lines.push(report.accept);
@@ -179,6 +180,7 @@ function renderMain(
           renderVerifyJson(report.lockFile, report.findings, {
             allowNew: report.allowNew,
             exitCode: report.exitCode,
+            ...(report.written === true ? { written: true } : {}),
             ...(report.explained === undefined ? {} : { explained: report.explained }),
             ...(report.old === undefined
               ? {}
@@ -203,7 +205,7 @@ function textReport(report: DriftReport, color: boolean): string {
     verbose: report.verbose,
     ...(report.explained === undefined ? {} : { explained: report.explained }),
     ...(report.accept === undefined ? {} : { accept: report.accept }),
-    subject: report.old === undefined ? "verify" : "diff",
+    subject: reportSubject(report),
   });
 }
 
