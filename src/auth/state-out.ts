@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import { visibleText } from "../core/visible-text.js";
-import { writeFileAtomic } from "../io/lock-file.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -11,7 +11,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * Writes `NAME=value` into the dotenv file `file` (`--oauth-state-out`): the
  * line for NAME replaced, or added, every other line kept; mode 0600, written
- * atomically (src/io/lock-file.ts). A rotated refresh token goes here, for a
+ * atomically (src/io/atomic-write.ts). A rotated refresh token goes here, for a
  * later CI step to store (`gh secret set -f FILE`). The value is never shown.
  *
  * @throws ContractpinError AUTH_FAILED when it cannot be written (the caller

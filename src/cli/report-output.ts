@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { lockLines, type LockLines } from "../core/lock-lines.js";
-import { writeReportAtomic } from "../io/lock-file.js";
+import { writeReportAtomic } from "../io/atomic-write.js";
 import { packageVersion } from "../io/version.js";
 import { reason } from "../io/read-input.js";
 import type { Io } from "./io.js";

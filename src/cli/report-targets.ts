@@ -8,7 +8,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
-import { refuseLinks } from "../io/lock-file.js";
+import { refuseLinks } from "../io/atomic-write.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
 import { reportBases, type ReportRequest } from "./report-output.js";

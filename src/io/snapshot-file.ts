@@ -7,7 +7,7 @@ import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
-import { writeFileAtomic } from "./lock-file.js";
+import { writeFileAtomic } from "./atomic-write.js";
 import { prunedSurfaceEntry, surfaceEntry, type SurfaceSnapshots } from "./snapshot-surface.js";
 import { readRegularFile } from "./read-input.js";
 

@@ -16,7 +16,11 @@ import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
 import { validateLock } from "../../src/core/lock.js";
 import { parseJson } from "../../src/core/strict-json.js";
-import { writeFileAtomic, writeReportAtomic, type AtomicWriteOps } from "../../src/io/lock-file.js";
+import {
+  writeFileAtomic,
+  writeReportAtomic,
+  type AtomicWriteOps,
+} from "../../src/io/atomic-write.js";
 import { killAtEnd } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
