@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { lockLines, type LockLines } from "../core/lock-lines.js";
-import { writeReportAtomic } from "../io/atomic-write.js";
+import { checkoutBases, writeReportAtomic } from "../io/atomic-write.js";
 import { packageVersion } from "../io/version.js";
 import { reason } from "../io/read-input.js";
 import type { Io } from "./io.js";
@@ -117,7 +117,7 @@ export async function writeReports(
 ): Promise<void> {
   const located = new Located(report, env);
   const writeReport = (path: string, content: string) =>
-    writeReportAtomic(path, content, "the report", reportBases(env));
+    writeReportAtomic(path, content, "the report", checkoutBases(env));
   const main = renderMain(
     report,
     request.format,
@@ -265,18 +265,6 @@ class Located {
 function inside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
-/**
- * The folders below which no folder of a report's path may be a symbolic
- * link: the current directory and, under GitHub Actions, the workspace (a
- * checkout a pull request controls).
- */
-export function reportBases(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string[] {
-  const workspace = env["GITHUB_WORKSPACE"];
-  return workspace === undefined || workspace === "" ? [process.cwd()] : [process.cwd(), workspace];
 }
 
 /**

@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   realpathSync,
-  statSync,
   fsyncSync,
   openSync,
   renameSync,
@@ -76,13 +75,23 @@ export async function writeFileAtomic(
   await replaceFile(target, path, data, { what, ops, mode, code: "LOCK_WRITE_FAILED" });
 }
 
+/** Options of {@link writeReportAtomic}. */
+export interface NoFollowOptions {
+  /** The new file's mode (default: the existing file's, else 0644). */
+  mode?: number;
+  ops?: AtomicWriteOps;
+}
+
 /**
- * Writes a report `data` to `path` as {@link writeFileAtomic} writes the lock,
- * but never through a symbolic link, since a report's path may be in a
- * checkout that a pull request controls: `path` itself must not be one, nor
- * any folder of its path below one of `bases` (the current directory, the
- * workspace), where a link could lead the report anywhere the process can write.
- * Folders above the bases are the machine's own (a /tmp that is a link stays usable).
+ * Writes `data` to `path` as {@link writeFileAtomic} writes the lock, but
+ * never through a symbolic link, for a file whose path may be in a checkout
+ * that a pull request controls (a report, a dump, the OAuth state file):
+ * `path` itself must not be one, nor any folder of its path below one of
+ * `bases` (the current directory, the workspace: {@link checkoutBases}),
+ * where a link could lead the file anywhere the process can write. Folders
+ * above the bases are the machine's own (a /tmp that is a link stays usable).
+ * A link planted at `path` after that check is replaced by the rename, never
+ * followed; one at the temporary name makes the write fail (O_EXCL).
  *
  * @param what the file, for the error message (e.g. "the report").
  * @throws ContractpinError REPORT_WRITE_FAILED (exit 2) for a link, or when the write fails.
@@ -92,16 +101,25 @@ export async function writeReportAtomic(
   data: string | Uint8Array,
   what: string,
   bases: readonly string[],
-  ops: AtomicWriteOps = nodeOps,
+  { mode, ops = nodeOps }: NoFollowOptions = {},
 ): Promise<void> {
   refuseLinks(path, bases, what);
   // Lexically resolved: `a/../x` is written where it was checked, whatever `a` is.
-  await replaceFile(resolve(path), path, data, {
-    what,
-    ops,
-    mode: undefined,
-    code: "REPORT_WRITE_FAILED",
-  });
+  await replaceFile(resolve(path), path, data, { what, ops, mode, code: "REPORT_WRITE_FAILED" });
+}
+
+/**
+ * The folders below which no folder of a written file's path may be a
+ * symbolic link ({@link writeReportAtomic}): the current directory and,
+ * under GitHub Actions, the workspace (a checkout a pull request controls).
+ *
+ * @param env the environment (GITHUB_WORKSPACE).
+ */
+export function checkoutBases(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const workspace = env["GITHUB_WORKSPACE"];
+  return workspace === undefined || workspace === "" ? [process.cwd()] : [process.cwd(), workspace];
 }
 
 /**
@@ -154,7 +172,8 @@ async function replaceFile(
   data: string | Uint8Array,
   { what, ops, mode, code }: ReplaceOptions,
 ): Promise<void> {
-  mode ??= existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
+  // lstat: the mode of a link planted at a target that must not be followed is not taken.
+  mode ??= modeOf(target) ?? 0o644;
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
@@ -167,4 +186,14 @@ async function replaceFile(
     });
   }
   await ops.syncDir(dir);
+}
+
+/** The mode of the regular file at `path` (never a link's destination's), if there is one. */
+function modeOf(path: string): number | undefined {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() ? stats.mode & 0o777 : undefined;
+  } catch {
+    return undefined;
+  }
 }
