@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
-import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
+import { isPinnedEntry, type Digest, type ServerDigests } from "../core/digest.js";
 import { isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
@@ -122,7 +122,7 @@ export function snapshotEntry(
   const tools = snapshot === undefined ? undefined : member(snapshot.servers, server);
   const entry = tools === undefined ? undefined : member(tools, tool);
   if (entry === undefined) return { warning: `${where}${FALLBACK}` };
-  if (!matches(entry, tool, pinned)) {
+  if (!isPinnedEntry(entry, "name", tool, pinned)) {
     return { warning: `${where} matches the lock (stale or edited)${FALLBACK}` };
   }
   return { contract: contractOf(entry as JsonObject) };
@@ -144,7 +144,7 @@ export function pruneSnapshot(
     const kept: Record<string, unknown> = {};
     for (const [tool, digests] of Object.entries(pinned.tools)) {
       const entry = member(tools, tool);
-      if (entry !== undefined && matches(entry, tool, digests.digest)) setMember(kept, tool, entry);
+      if (isPinnedEntry(entry, "name", tool, digests.digest)) setMember(kept, tool, entry);
     }
     setMember(pruned.servers, server, kept);
     const surface = prunedSurfaceEntry(snapshot?.surfaces?.[server], pinned.surface);
@@ -269,16 +269,6 @@ export function isMissing(err: unknown): boolean {
 function whyUnreadable(err: unknown): string {
   if (!isContractpinError(err)) throw err;
   return (err as { why?: string }).why ?? err.message;
-}
-
-/** The entry is exactly a contract named `tool` whose digest is `pinned` (the rule of every reader). */
-export function matches(entry: unknown, tool: string, pinned: Digest): boolean {
-  if (!isJsonObject(entry) || getMember(entry, "name") !== tool) return false;
-  try {
-    return digestValue(entry) === pinned;
-  } catch {
-    return false; // not canonicalizable (too deep): unusable, not an error
-  }
 }
 
 /** True when `value` nests arrays and objects more than `limit` levels deep. Iterative. */
