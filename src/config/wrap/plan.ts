@@ -62,6 +62,25 @@ export interface WrapTarget {
 type Mode = { wrap: WrapTarget } | { unwrap: Set<string> | undefined };
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A config file's document and its text, as wrap and the version bump of
+ * upgrade both edit it: the text is kept byte for byte around each edit.
+ *
+ * @throws ContractpinError CONFIG_INVALID for a file that does not parse or is not UTF-8.
+ */
+export function readConfigText(
+  bytes: Uint8Array,
+  file: string,
+): { doc: ConfigDocument; text: string } {
+  const doc = readConfigDocument(bytes, file);
+  try {
+    return { doc, text: decoder.decode(bytes) };
+  } catch (err) {
+    throw configInvalid(`${file}: the file is not UTF-8`, err);
+  }
+}
+
 const keyOf = (entry: ServerEntry) => JSON.stringify(entry.path);
 
 /** The entry's span and its wrapped text, or why it cannot be edited. */
@@ -159,13 +178,7 @@ export function planFile(
   mode: Mode,
   ctx: PlanContext,
 ): FilePlan | undefined {
-  const doc = readConfigDocument(bytes, file);
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (err) {
-    throw configInvalid(`${file}: the file is not UTF-8`, err);
-  }
+  const { doc, text } = readConfigText(bytes, file);
   const format = detectFormat(doc);
   if (format === undefined) {
     if (!ctx.required) return undefined;
