@@ -2,10 +2,10 @@ import type { Lock } from "../../core/lock.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, serverEntries } from "../formats.js";
-import { readConfigDocument } from "../read-document.js";
+import { readConfigDocument, readConfigText } from "../read-document.js";
 import { jsonEntry } from "./json-entry.js";
 import { matchLock } from "./match-lock.js";
-import { readConfigText, type Edit, type PlanContext } from "./plan.js";
+import type { Edit, PlanContext } from "./plan.js";
 import { memberAt, sameValue, withMember } from "./same-value.js";
 import { tomlEntry, tomlString } from "./toml-entry.js";
 

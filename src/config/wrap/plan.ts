@@ -4,7 +4,7 @@ import type { Span } from "../../guard/json-spans.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "../formats.js";
 import { readRawServer } from "../raw-server.js";
-import { readConfigDocument, type ConfigDocument } from "../read-document.js";
+import { readConfigDocument, readConfigText, type ConfigDocument } from "../read-document.js";
 import { guardFields, ORIGINAL_VARIABLE } from "./guard-fields.js";
 import { jsonEntry, renderJsonEntry } from "./json-entry.js";
 import { matchLock } from "./match-lock.js";
@@ -60,26 +60,6 @@ export interface WrapTarget {
 }
 
 type Mode = { wrap: WrapTarget } | { unwrap: Set<string> | undefined };
-
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * A config file's document and its text, as wrap and the version bump of
- * upgrade both edit it: the text is kept byte for byte around each edit.
- *
- * @throws ContractpinError CONFIG_INVALID for a file that does not parse or is not UTF-8.
- */
-export function readConfigText(
-  bytes: Uint8Array,
-  file: string,
-): { doc: ConfigDocument; text: string } {
-  const doc = readConfigDocument(bytes, file);
-  try {
-    return { doc, text: decoder.decode(bytes) };
-  } catch (err) {
-    throw configInvalid(`${file}: the file is not UTF-8`, err);
-  }
-}
 
 const keyOf = (entry: ServerEntry) => JSON.stringify(entry.path);
 
