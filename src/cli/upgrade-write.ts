@@ -9,7 +9,7 @@ import type { UpgradeCandidate } from "../engine/upgrade.js";
 import { readLock, writeLock } from "../io/lock-file.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
 import { renderPinnedFindings } from "./render/audit-text.js";
-import { recordSnapshots } from "../io/snapshot-file.js";
+import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { warner } from "./common.js";
 import type { Io } from "./io.js";
