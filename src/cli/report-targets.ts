@@ -11,7 +11,7 @@ import { ContractpinError } from "../core/errors.js";
 import { checkoutBases, refuseLinks } from "../io/atomic-write.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
-import type { ReportRequest } from "./report-output.js";
+import type { ReportRequest } from "./report-request.js";
 
 /** A file the command reads, and what it is, for the error line. */
 export interface ReadFile {

@@ -20,7 +20,8 @@ import {
 } from "../common.js";
 import { EXIT, exitForError } from "../exit-code.js";
 import type { Io } from "../io.js";
-import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { writeReports } from "../report-output.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest } from "../report-request.js";
 import { lockInputs, refuseClobber } from "../report-targets.js";
 import { displayName, sanitizeLine } from "../render/style.js";
 import { prepareUpgrade } from "../upgrade-write.js";
