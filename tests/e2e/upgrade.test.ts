@@ -239,6 +239,18 @@ describe("upgrade", () => {
     assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
   });
 
+  test("--write --json: stdout is the JSON report alone (written: true); what was written is told on stderr", () => {
+    const { ws, env } = project();
+    const r = runCli(["upgrade", "dict", "--write", "--json"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.written, true);
+    assert.equal(report.exit_code, 0);
+    assert.match(r.stderr, /^wrote contractpin\.lock$/m);
+    assert.match(r.stderr, /review: the rules found 1 medium in what dict serves/);
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+  });
+
   test("--write refused after the read (a --config that cannot be bumped): the report carries the refusal's exit code, nothing written", () => {
     const { ws, env } = project();
     const lockBefore = ws.read();

@@ -43,8 +43,9 @@ project's .mcp.json, .vscode/mcp.json, .cursor/mcp.json; --config names
 others, --user adds the user-level ones), with the file rules of wrap:
 comments and layout kept, a backup beside it, an atomic write. What the
 findings rules find in what it pinned is then printed under 'review:', as
-add prints it. The report of what --write takes says ACCEPTED in every
-format (exit 0): none of its findings fails the run.
+add prints it (on stderr when the report is JSON or SARIF on stdout, so
+that stdout parses). The report of what --write takes says ACCEPTED in
+every format (exit 0): none of its findings fails the run.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated
@@ -163,7 +164,11 @@ export async function run(args: string[], io: Io): Promise<number> {
         snapshot: values["no-snapshot"] !== true,
         configs: values.config,
         user: values.user === true,
-        io,
+        // JSON or SARIF on stdout stays one document that parses: what --write does goes to stderr.
+        io:
+          reports.output === undefined && (reports.format === "json" || reports.format === "sarif")
+            ? { ...io, out: io.err, color: false }
+            : io,
       });
     } catch (err) {
       refused = err;
