@@ -32,7 +32,7 @@ export interface DriftReport {
   verbose: boolean;
   /** The command that accepts the drift, shown last by the text and Markdown reports. */
   accept?: string;
-  /** For `upgrade`: each server's package and the versions it goes from and to (shown first by Markdown and JSON). */
+  /** For `upgrade`: each server's package and the versions it goes from and to (shown first by Markdown; the JSON report does not carry them). */
   upgrades?: readonly VersionBump[];
   /**
    * For `upgrade --write`: the candidates were taken into the lock. Every
