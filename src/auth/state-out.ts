@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import { visibleText } from "../core/visible-text.js";
-import { writeFileAtomic } from "../io/lock-file.js";
+import { checkoutBases, writeReportAtomic } from "../io/atomic-write.js";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -11,8 +11,10 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * Writes `NAME=value` into the dotenv file `file` (`--oauth-state-out`): the
  * line for NAME replaced, or added, every other line kept; mode 0600, written
- * atomically (src/io/lock-file.ts). A rotated refresh token goes here, for a
- * later CI step to store (`gh secret set -f FILE`). The value is never shown.
+ * atomically and never through a symbolic link, at the file or in a folder of
+ * its path in the checkout (writeReportAtomic in src/io/atomic-write.ts). A
+ * rotated refresh token goes here, for a later CI step to store (`gh secret
+ * set -f FILE`). The value is never shown.
  *
  * @throws ContractpinError AUTH_FAILED when it cannot be written (the caller
  *   must then not use the token it came with).
@@ -47,7 +49,16 @@ async function write(file: string, name: string, value: string): Promise<void> {
   }
   lines.push(`${name}=${value}`);
   try {
-    await writeFileAtomic(file, `${lines.join("\n")}\n`, "the OAuth state file", undefined, 0o600);
+    // Never through a symbolic link (a checkout may plant one where the token goes).
+    await writeReportAtomic(
+      file,
+      `${lines.join("\n")}\n`,
+      "the OAuth state file",
+      checkoutBases(),
+      {
+        mode: 0o600,
+      },
+    );
   } catch (err) {
     fail(
       visibleText((err as Error).message.replace(/^.*: cannot write the OAuth state file: /, "")),

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { isJsonObject, type JsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
-import { writeFileAtomic } from "../io/lock-file.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
 import { readRegularFile, reason } from "../io/read-input.js";
 import type { CredentialStore, ResourceEntries } from "./store.js";
 import { validEntries } from "./store-entry.js";

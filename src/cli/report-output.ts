@@ -1,10 +1,10 @@
 import { lstatSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ContractpinError, isContractpinError } from "../core/errors.js";
+import { isContractpinError } from "../core/errors.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { lockLines, type LockLines } from "../core/lock-lines.js";
-import { writeReportAtomic } from "../io/lock-file.js";
+import { checkoutBases, writeReportAtomic } from "../io/atomic-write.js";
 import { packageVersion } from "../io/version.js";
 import { reason } from "../io/read-input.js";
 import type { Io } from "./io.js";
@@ -13,6 +13,7 @@ import { COMMENT_LIMIT, renderMarkdown, STEP_SUMMARY_LIMIT } from "./render/mark
 import {
   inertJson,
   reportItems,
+  reportSubject,
   type DriftReport,
   type ReportItem,
 } from "./render/report-model.js";
@@ -20,83 +21,9 @@ import { renderSarif } from "./render/sarif.js";
 import { style } from "./render/style.js";
 import { renderVerifyJson } from "./render/verify-json.js";
 import { renderVerifyText, summaryLine } from "./render/verify-text.js";
+import type { Format, ReportRequest } from "./report-request.js";
 
 export type { DriftReport } from "./render/report-model.js";
-
-/** The report formats, in the order --help lists them. */
-export const FORMATS = ["text", "json", "sarif", "github", "markdown"] as const;
-export type Format = (typeof FORMATS)[number];
-
-/** The options of the commands that report drift (verify, diff). */
-export const REPORT_OPTIONS = {
-  format: { type: "string" },
-  json: { type: "boolean" },
-  output: { type: "string" },
-  sarif: { type: "string" },
-  "json-file": { type: "string" },
-} as const;
-
-export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in docs/reports.md), sarif
-                       (SARIF 2.1.0, for code scanning), github (the text report, then
-                       workflow commands: an annotation per finding on the lock's line),
-                       markdown (a summary for a pull-request comment)
-  --json               the same as --format json
-  --output FILE        write the report to FILE instead of stdout; a short summary
-                       still goes to the terminal
-  --sarif FILE         also write a SARIF report to FILE, whatever --format is
-                       (one run of the servers gives every report)
-  --json-file FILE     also write the JSON report to FILE, whatever --format is
-                       (each report file is replaced atomically, and never written
-                       through a symbolic link: exit 2)`;
-
-/** What --format, --json, --output and --sarif asked for. */
-export interface ReportRequest {
-  /** The main report's format (default text). */
-  format: Format;
-  /** Where the main report goes (default stdout). */
-  output?: string;
-  /** A SARIF report's file, in addition to the main report. */
-  sarif?: string;
-  /** A JSON report's file, in addition to the main report. */
-  jsonFile?: string;
-}
-
-/**
- * Checks the report options; a bad one is a USAGE error (exit 2), to raise
- * before any server is read.
- *
- * @param command the command, for the hint to its --help (default "verify").
- */
-export function reportRequest(
-  values: {
-    format?: string | undefined;
-    json?: boolean | undefined;
-    output?: string | undefined;
-    sarif?: string | undefined;
-    "json-file"?: string | undefined;
-  },
-  command = "verify",
-): ReportRequest {
-  const usage = (message: string) =>
-    new ContractpinError("USAGE", `${message} (see 'contractpin ${command} --help')`);
-  const given = values.format;
-  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
-    throw usage(`--format takes one of ${FORMATS.join(", ")}, not '${given}'`);
-  }
-  if (values.json === true && given !== undefined && given !== "json") {
-    throw usage(`--json means --format json; it cannot go with --format ${given}`);
-  }
-  for (const flag of ["output", "sarif", "json-file"] as const) {
-    if (values[flag] === "") throw usage(`--${flag} needs a file name`);
-  }
-  const request: ReportRequest = {
-    format: values.json === true ? "json" : ((given as Format | undefined) ?? "text"),
-  };
-  if (values.output !== undefined) request.output = values.output;
-  if (values.sarif !== undefined) request.sarif = values.sarif;
-  if (values["json-file"] !== undefined) request.jsonFile = values["json-file"];
-  return request;
-}
 
 /**
  * Writes every report asked for, from one reading of the servers: the main
@@ -116,7 +43,7 @@ export async function writeReports(
 ): Promise<void> {
   const located = new Located(report, env);
   const writeReport = (path: string, content: string) =>
-    writeReportAtomic(path, content, "the report", reportBases(env));
+    writeReportAtomic(path, content, "the report", checkoutBases(env));
   const main = renderMain(
     report,
     request.format,
@@ -133,7 +60,7 @@ export async function writeReports(
       (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""),
     );
     const lines = [
-      summaryLine(report.findings, style(io.color), report.old === undefined ? "verify" : "diff"),
+      summaryLine(report.findings, style(io.color), reportSubject(report)),
       `report written to ${request.output}`,
     ];
     if (report.accept !== undefined) lines.push(report.accept);
@@ -179,6 +106,7 @@ function renderMain(
           renderVerifyJson(report.lockFile, report.findings, {
             allowNew: report.allowNew,
             exitCode: report.exitCode,
+            ...(report.written === true ? { written: true } : {}),
             ...(report.explained === undefined ? {} : { explained: report.explained }),
             ...(report.old === undefined
               ? {}
@@ -203,7 +131,7 @@ function textReport(report: DriftReport, color: boolean): string {
     verbose: report.verbose,
     ...(report.explained === undefined ? {} : { explained: report.explained }),
     ...(report.accept === undefined ? {} : { accept: report.accept }),
-    subject: report.old === undefined ? "verify" : "diff",
+    subject: reportSubject(report),
   });
 }
 
@@ -263,18 +191,6 @@ class Located {
 function inside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
-/**
- * The folders below which no folder of a report's path may be a symbolic
- * link: the current directory and, under GitHub Actions, the workspace (a
- * checkout a pull request controls).
- */
-export function reportBases(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string[] {
-  const workspace = env["GITHUB_WORKSPACE"];
-  return workspace === undefined || workspace === "" ? [process.cwd()] : [process.cwd(), workspace];
 }
 
 /**

@@ -8,10 +8,10 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
-import { refuseLinks } from "../io/lock-file.js";
+import { checkoutBases, refuseLinks } from "../io/atomic-write.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
-import { reportBases, type ReportRequest } from "./report-output.js";
+import type { ReportRequest } from "./report-request.js";
 
 /** A file the command reads, and what it is, for the error line. */
 export interface ReadFile {
@@ -66,7 +66,7 @@ export function refuseClobber(
         );
       }
     }
-    refuseLinks(path, reportBases(), written);
+    refuseLinks(path, checkoutBases(), written);
   }
 }
 

@@ -9,7 +9,7 @@ import type { UpgradeCandidate } from "../engine/upgrade.js";
 import { readLock, writeLock } from "../io/lock-file.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
 import { renderPinnedFindings } from "./render/audit-text.js";
-import { recordSnapshots } from "../io/snapshot-file.js";
+import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { warner } from "./common.js";
 import type { Io } from "./io.js";
@@ -28,21 +28,23 @@ export interface UpgradeWrite {
 }
 
 /**
- * Takes the candidates: pins each through the engine's pin path (so the lock
- * and snapshots hold whatever the engine pins), refuses when a pin differs
- * from the contract the report just showed (a server that changed between
- * the reads), then writes the lock, its snapshots, and the version in the
- * client config entries that define what the lock pinned.
+ * Prepares taking the candidates, writing nothing: pins each through the
+ * engine's pin path (so the lock and snapshots hold whatever the engine
+ * pins), refuses when a pin differs from the contract the report shows (a
+ * server that changed between the reads), and plans the bump of each client
+ * config entry that defines what the lock pinned. The function it returns
+ * writes the lock, its snapshots and those configs.
  *
  * @throws ContractpinError SERVER_UNREADABLE (exit 1, nothing written) when a
- *   read fails or differs from the one reported.
+ *   read fails or differs from the one reported; a config that cannot be
+ *   bumped (exit 2, nothing written).
  */
-export async function writeUpgrade(
+export async function prepareUpgrade(
   lockFile: string,
   lock: Lock,
   candidates: readonly UpgradeCandidate[],
   w: UpgradeWrite,
-): Promise<void> {
+): Promise<() => Promise<void>> {
   // The pin keeps its scope: tools only, or its surface (resources as pinned).
   const requests = candidates.map((c) => {
     const surface = lock.servers[c.name]?.surface;
@@ -60,6 +62,16 @@ export async function writeUpgrade(
   }
   // The configs are planned before anything is written: a config that cannot be bumped stops the upgrade.
   const configs = await planConfigs(lock, candidates, w, lockFile);
+  return () => writeUpgrade(lockFile, lock, pinned, configs, w);
+}
+
+async function writeUpgrade(
+  lockFile: string,
+  lock: Lock,
+  pinned: Awaited<ReturnType<typeof pinAll>>,
+  configs: Awaited<ReturnType<typeof planConfigs>>,
+  w: UpgradeWrite,
+): Promise<void> {
   const servers: Record<string, PinnedServer> = { ...lock.servers };
   for (const [name, { server }] of pinned) setMember(servers, name, server);
   await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, lock, {

@@ -84,3 +84,23 @@ function readToml(bytes: Uint8Array, file: string): Record<string, unknown> {
     );
   }
 }
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A config file's document and its text, as wrap and the version bump of
+ * upgrade both edit it: the text is kept byte for byte around each edit.
+ *
+ * @throws ContractpinError CONFIG_INVALID for a file that does not parse or is not UTF-8.
+ */
+export function readConfigText(
+  bytes: Uint8Array,
+  file: string,
+): { doc: ConfigDocument; text: string } {
+  const doc = readConfigDocument(bytes, file);
+  try {
+    return { doc, text: decoder.decode(bytes) };
+  } catch (err) {
+    throw configInvalid(`${file}: the file is not UTF-8`, err);
+  }
+}

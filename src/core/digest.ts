@@ -2,7 +2,7 @@ import * as crypto from "node:crypto";
 import { CanonicalWriter } from "./canonical-bytes.js";
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { ContractpinError } from "./errors.js";
-import { setMember, type JsonValue } from "./json-value.js";
+import { getMember, isJsonObject, setMember, type JsonValue } from "./json-value.js";
 import type { SurfaceDigests } from "./surface/surface.js";
 
 /** A digest as written in the lock: `sha256:` and 64 lowercase hex digits (spec 4.1). */
@@ -53,6 +53,35 @@ export function digestValue(value: unknown): Digest {
   writer.reset();
   writer.value(value);
   return digestOfCanonical(writer.bytes());
+}
+
+/**
+ * The rule every reader of the contract snapshots uses (spec 9, SPEC.md
+ * 10.9): a stored value stands for the pinned one only when its digest, as
+ * stored, is `pinned`. A value that cannot be canonicalized (nested too
+ * deep) is not the pinned one, never an error.
+ */
+export function digestIs(value: unknown, pinned: Digest | null): boolean {
+  if (pinned === null) return false;
+  try {
+    return digestValue(value) === pinned;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A snapshot entry that is the pinned contract stored under `key`: an object
+ * whose `keyMember` (a tool's `name`, a template's `uriTemplate`...) is `key`,
+ * and whose digest as stored is `pinned` ({@link digestIs}).
+ */
+export function isPinnedEntry(
+  entry: unknown,
+  keyMember: string,
+  key: string,
+  pinned: Digest | null,
+): boolean {
+  return isJsonObject(entry) && getMember(entry, keyMember) === key && digestIs(entry, pinned);
 }
 
 /**

@@ -1,11 +1,5 @@
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
-import {
-  digestContract,
-  digestValue,
-  mismatchedFields,
-  type Digest,
-  type ToolDigests,
-} from "./digest.js";
+import { digestContract, isPinnedEntry, mismatchedFields, type ToolDigests } from "./digest.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "./json-value.js";
 import type { Lock } from "./lock.js";
 import { sourceCredentials, tokenPointers } from "./lock-credentials.js";
@@ -156,7 +150,7 @@ function compareEntry(
   pinned: ToolDigests,
   problems: CheckProblem[],
 ): void {
-  if (!matches(entry, tool, pinned.digest)) {
+  if (!isPinnedEntry(entry, "name", tool, pinned.digest)) {
     problems.push({ kind: "snapshot-tool-stale", server, tool });
   } else {
     // The entry is the pinned contract itself (its digest is the lock's), so
@@ -192,15 +186,5 @@ function scanEntry(
         ? { kind: "snapshot-credential", server, pointer }
         : { kind: "snapshot-credential", server, tool, pointer },
     );
-  }
-}
-
-/** The rule every reader of the snapshots uses (src/io/snapshot-file.ts): a contract named `tool` whose digest, as stored, is `pinned`. */
-function matches(entry: JsonValue, tool: string, pinned: Digest): boolean {
-  if (!isJsonObject(entry) || getMember(entry, "name") !== tool) return false;
-  try {
-    return digestValue(entry) === pinned;
-  } catch {
-    return false; // not canonicalizable (too deep): not the pinned contract
   }
 }

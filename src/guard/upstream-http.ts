@@ -1,9 +1,8 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { createParser } from "eventsource-parser";
 import type { JsonValue } from "../core/json-value.js";
 import { standardHeaders } from "./era.js";
 import type { Upstream } from "./relay.js";
-import { readAtMost } from "../io/read-body.js";
+import { readAtMost, readMessageEvents } from "../io/read-body.js";
 import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 
 /** What the HTTP upstream hands on: each message's raw text, and the failures of the connection. */
@@ -124,44 +123,20 @@ export class HttpUpstream implements Upstream {
     await res.body.cancel().catch(() => undefined);
   }
 
+  /** Reads an event stream's messages; returns the last event id (none after an event over the bound). */
   private async readEvents(
     body: ReadableStream<Uint8Array>,
     onMessage: (text: string) => void,
   ): Promise<string | undefined> {
-    const limit = this.maxMessageBytes;
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    let tooLarge = false;
-    let lastId: string | undefined;
-    const parser = createParser({
-      maxBufferSize: limit + 64,
-      onEvent: (event) => {
-        if (event.id !== undefined) lastId = event.id;
-        if ((event.event === undefined || event.event === "message") && event.data.trim() !== "") {
-          if (Buffer.byteLength(event.data, "utf8") > limit) tooLarge = true;
-          else onMessage(event.data);
-        }
-      },
-      onError: (err) => {
-        if (err.type === "max-buffer-size-exceeded") tooLarge = true;
-      },
+    const read = await readMessageEvents(body, this.maxMessageBytes, {
+      message: onMessage,
+      tooLarge: () => this.sink.tooLarge(),
     });
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-        if (tooLarge) {
-          await reader.cancel().catch(() => undefined);
-          this.sink.tooLarge();
-          return undefined;
-        }
-      }
-    } catch (err) {
-      if ((err as Error | undefined)?.name !== "AbortError")
-        this.sink.warn(`the server's event stream failed: ${(err as Error).message}`);
-    }
-    return lastId;
+    if (read.tooLarge) return undefined;
+    const err = read.error as Error | undefined;
+    if (err !== undefined && err?.name !== "AbortError")
+      this.sink.warn(`the server's event stream failed: ${err.message}`);
+    return read.lastId;
   }
 
   /** The GET stream of the server's own messages; none when the server offers none (405). */

@@ -2,13 +2,12 @@
 // lock; src/io/snapshot-file.ts holds the file's format, its whole-file reader
 // and its writer.
 import { contractOf } from "../core/contract.js";
-import type { Digest } from "../core/digest.js";
+import { isPinnedEntry, type Digest } from "../core/digest.js";
 import type { JsonObject, JsonValue } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import {
   isMissing,
   keyText,
-  matches,
   readSidecar,
   readSnapshot,
   snapshotEntry,
@@ -99,7 +98,7 @@ function entriesByLayout(
     } catch {
       return undefined;
     }
-    if (!matches(entry, w.tool, w.pinned)) return undefined;
+    if (!isPinnedEntry(entry, "name", w.tool, w.pinned)) return undefined;
     entries.push({ contract: contractOf(entry as JsonObject) });
   }
   return entries;

@@ -1,14 +1,13 @@
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
-import { digestValue, type Digest, type ServerDigests } from "../core/digest.js";
+import { isPinnedEntry, type Digest } from "../core/digest.js";
 import { isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
 import { parseJson } from "../core/strict-json.js";
-import type { SurfaceContracts } from "../core/surface/surface.js";
-import { writeFileAtomic } from "./lock-file.js";
-import { prunedSurfaceEntry, surfaceEntry, type SurfaceSnapshots } from "./snapshot-surface.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import type { SurfaceSnapshots } from "./snapshot-surface.js";
 import { readRegularFile } from "./read-input.js";
 
 /**
@@ -122,90 +121,10 @@ export function snapshotEntry(
   const tools = snapshot === undefined ? undefined : member(snapshot.servers, server);
   const entry = tools === undefined ? undefined : member(tools, tool);
   if (entry === undefined) return { warning: `${where}${FALLBACK}` };
-  if (!matches(entry, tool, pinned)) {
+  if (!isPinnedEntry(entry, "name", tool, pinned)) {
     return { warning: `${where} matches the lock (stale or edited)${FALLBACK}` };
   }
   return { contract: contractOf(entry as JsonObject) };
-}
-
-/**
- * A copy of `snapshot` holding only the entries that match `lock` (tools
- * pinned, digests equal): what to write after a pin, so that stale entries
- * and removed servers do not linger.
- */
-export function pruneSnapshot(
-  snapshot: Snapshot | undefined,
-  lock: { servers: Record<string, ServerDigests> },
-): Snapshot {
-  const pruned: Snapshot = { servers: {} };
-  for (const [server, pinned] of Object.entries(lock.servers)) {
-    const tools = snapshot === undefined ? undefined : member(snapshot.servers, server);
-    if (tools === undefined) continue;
-    const kept: Record<string, unknown> = {};
-    for (const [tool, digests] of Object.entries(pinned.tools)) {
-      const entry = member(tools, tool);
-      if (entry !== undefined && matches(entry, tool, digests.digest)) setMember(kept, tool, entry);
-    }
-    setMember(pruned.servers, server, kept);
-    const surface = prunedSurfaceEntry(snapshot?.surfaces?.[server], pinned.surface);
-    if (
-      surface !== undefined &&
-      snapshot?.surfaces !== undefined &&
-      Object.hasOwn(snapshot.surfaces, server)
-    ) {
-      pruned.surfaces ??= {};
-      setMember(pruned.surfaces, server, surface);
-    }
-  }
-  return pruned;
-}
-
-/**
- * The deepest nesting a snapshot entry may have. A pretty-printed value grows
- * with the square of its depth (each line is indented), and the printer
- * recurses; no real tool schema comes near this.
- */
-export const MAX_SNAPSHOT_DEPTH = 100;
-
-/**
- * A copy of `snapshot` with `server`'s entries replaced by `contracts` (for
- * init, add, update). A contract nested deeper than {@link MAX_SNAPSHOT_DEPTH}
- * is left out: that tool has no snapshot, which only costs its diff.
- */
-export function withServer(
-  snapshot: Snapshot | undefined,
-  server: string,
-  contracts: readonly Contract[],
-  surfaceContracts?: SurfaceContracts,
-): Snapshot {
-  const next = withoutServer(snapshot, server);
-  const tools: Record<string, unknown> = {};
-  for (const contract of contracts) {
-    if (!deeperThan(contract, MAX_SNAPSHOT_DEPTH)) setMember(tools, contract.name, contract);
-  }
-  setMember(next.servers, server, tools);
-  if (surfaceContracts !== undefined) {
-    const entry = surfaceEntry(surfaceContracts);
-    if (!deeperThan(entry, MAX_SNAPSHOT_DEPTH + 2)) {
-      next.surfaces ??= {};
-      setMember(next.surfaces, server, entry);
-    }
-  }
-  return next;
-}
-
-/** A copy of `snapshot` without `server` (for remove). */
-export function withoutServer(snapshot: Snapshot | undefined, server: string): Snapshot {
-  const next: Snapshot = { servers: {} };
-  for (const [name, tools] of Object.entries(snapshot?.servers ?? {})) {
-    if (name !== server) setMember(next.servers, name, tools);
-  }
-  for (const [name, entry] of Object.entries(snapshot?.surfaces ?? {})) {
-    if (name === server) continue;
-    next.surfaces ??= {};
-    setMember(next.surfaces, name, entry);
-  }
-  return next;
 }
 
 /**
@@ -271,75 +190,7 @@ function whyUnreadable(err: unknown): string {
   return (err as { why?: string }).why ?? err.message;
 }
 
-/** The entry is exactly a contract named `tool` whose digest is `pinned` (the rule of every reader). */
-export function matches(entry: unknown, tool: string, pinned: Digest): boolean {
-  if (!isJsonObject(entry) || getMember(entry, "name") !== tool) return false;
-  try {
-    return digestValue(entry) === pinned;
-  } catch {
-    return false; // not canonicalizable (too deep): unusable, not an error
-  }
-}
-
-/** True when `value` nests arrays and objects more than `limit` levels deep. Iterative. */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-function member<T>(record: Record<string, T>, key: string): T | undefined {
+/** `record[key]` when it is an own member (`__proto__` is an ordinary key). */
+export function member<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/**
- * Brings the sidecar of `lockPath` in line with `lock`, the lock as now
- * written, after a pin: the servers in `pinned` get their contracts as just
- * read (when the lock holds that very pin), the servers in `removed` lose
- * theirs, and entries of other servers are kept only while they match the
- * lock. An unreadable or corrupt sidecar is replaced. Without `create`, a
- * missing sidecar stays missing (remove). Written after the lock: a crash
- * between the two leaves entries that no longer match, which verify ignores.
- * A sidecar that cannot be written (a directory in its place, a full disk) is
- * one line for `warn`, not a failure: the lock, already written, is the pin,
- * and the snapshots are optional (--no-snapshot).
- *
- * @returns whether the sidecar was written.
- */
-export async function recordSnapshots(
-  lockPath: string,
-  lock: { servers: Record<string, ServerDigests> },
-  pinned: ReadonlyMap<
-    string,
-    { server: ServerDigests; contracts: readonly Contract[]; surfaceContracts?: SurfaceContracts }
-  >,
-  options: { create: boolean; removed?: readonly string[]; warn: (message: string) => void },
-): Promise<boolean> {
-  const path = snapshotPath(lockPath);
-  const { snapshot } = await readSnapshot(path);
-  if (snapshot === undefined && (!options.create || pinned.size === 0)) return false;
-  // Pruned first, without the servers pinned now: only the others' entries need checking.
-  let next: Snapshot = snapshot ?? { servers: {} };
-  for (const name of [...pinned.keys(), ...(options.removed ?? [])]) {
-    next = withoutServer(next, name);
-  }
-  next = pruneSnapshot(next, lock);
-  for (const [name, { server, contracts, surfaceContracts }] of pinned) {
-    const current = Object.hasOwn(lock.servers, name) ? lock.servers[name] : undefined;
-    // Another command may have re-pinned it meanwhile: its contracts are not these.
-    if (current?.digest === server.digest)
-      next = withServer(next, name, contracts, surfaceContracts);
-  }
-  try {
-    return await writeSnapshot(path, next);
-  } catch (err) {
-    if (!isContractpinError(err, "LOCK_WRITE_FAILED")) throw err;
-    options.warn(`${err.message}; the pin in ${lockPath} stands without them`);
-    return false;
-  }
 }

@@ -1,4 +1,4 @@
-import { digestValue } from "../core/digest.js";
+import { digestIs, isPinnedEntry } from "../core/digest.js";
 import {
   getMember,
   isJsonObject,
@@ -41,7 +41,7 @@ export function prunedSurfaceEntry(
   if (!isJsonObject(entry) || pinned === undefined) return undefined;
   const out: JsonObject = {};
   const instructions = getMember(entry, "instructions");
-  if (instructions !== undefined && matchesDigest(instructions, pinned.instructions))
+  if (instructions !== undefined && digestIs(instructions, pinned.instructions))
     out["instructions"] = instructions;
   for (const kind of SURFACE_KINDS) {
     const items = getMember(entry, kind.id);
@@ -51,12 +51,7 @@ export function prunedSurfaceEntry(
     for (const key of Object.keys(items)) {
       const item = items[key]!;
       const digest = Object.hasOwn(list.items, key) ? list.items[key]!.digest : undefined;
-      if (
-        isJsonObject(item) &&
-        getMember(item, kind.key) === key &&
-        matchesDigest(item, digest ?? null)
-      )
-        setMember(kept, key, item);
+      if (isPinnedEntry(item, kind.key, key, digest ?? null)) setMember(kept, key, item);
     }
     out[kind.id] = kept;
   }
@@ -71,24 +66,11 @@ export function pinnedPart(
   if (!isJsonObject(entry) || finding.pinned === undefined) return undefined;
   if (finding.part === "instructions") {
     const value = getMember(entry, "instructions");
-    return value !== undefined && matchesDigest(value, finding.pinned) ? value : undefined;
+    return value !== undefined && digestIs(value, finding.pinned) ? value : undefined;
   }
   if (finding.key === undefined) return undefined;
   const items = getMember(entry, finding.part);
   const item = isJsonObject(items) ? getMember(items, finding.key) : undefined;
   const kind = kindById(finding.part);
-  return isJsonObject(item) &&
-    getMember(item, kind.key) === finding.key &&
-    matchesDigest(item, finding.pinned)
-    ? item
-    : undefined;
-}
-
-function matchesDigest(value: JsonValue, digest: string | null): boolean {
-  if (digest === null) return false;
-  try {
-    return digestValue(value) === digest;
-  } catch {
-    return false;
-  }
+  return isPinnedEntry(item, kind.key, finding.key, finding.pinned) ? item : undefined;
 }

@@ -4,7 +4,7 @@
 // the digests of the live server; the independent Python implementation
 // (pythonDigest) agrees; the bytes are the server's, not a re-serialisation.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
@@ -63,6 +63,29 @@ describe("contractpin dump", () => {
     assert.ok(expected.tool_count > 0);
     assert.deepEqual(digestOf(dump), expected);
     assert.deepEqual(pythonDigest(dump), expected);
+  });
+
+  it("--output never writes through a symbolic link, at the file or a folder of its path (exit 2, one line, the server never started)", () => {
+    const dir = tempDir();
+    const victim = tempDir();
+    writeFileSync(join(victim, "target"), "precious\n");
+    symlinkSync(join(victim, "target"), join(dir, "out.json"));
+    symlinkSync(victim, join(dir, "linked"));
+    // A server that would leave a mark if it started: the refusal comes first.
+    const marker = join(victim, "started");
+    const command = [
+      process.execPath,
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`,
+    ];
+    for (const output of ["out.json", "linked/new.json"]) {
+      const r = runCli(["dump", "--output", output, "--", ...command], { cwd: dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(oneLine(r.stderr), r.stderr);
+      assert.match(r.stderr, /cannot write the dump: .*is a symbolic link/);
+    }
+    assert.equal(readFileSync(join(victim, "target"), "utf8"), "precious\n");
+    assert.deepEqual(readdirSync(victim).sort(), ["target"]);
   });
 
   describe("over Streamable HTTP", () => {

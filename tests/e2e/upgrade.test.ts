@@ -185,6 +185,93 @@ describe("upgrade", () => {
     assert.equal(again.code, 0, again.stderr);
   });
 
+  test("every format of --write says ACCEPTED and fails on nothing; without --write each says verify's FAIL", () => {
+    const { ws, env } = project();
+    // One run writes every format: github (the text report and annotations) to a
+    // file, the terminal's verdict line, JSON, SARIF and the Markdown job summary.
+    const formats = (write: boolean) => {
+      const summary = ws.path(`summary-${write}.md`);
+      const files = {
+        out: `report-${write}.txt`,
+        json: `r-${write}.json`,
+        sarif: `r-${write}.sarif`,
+      };
+      const args = ["upgrade", "dict", "--format", "github", "--output", files.out];
+      args.push("--json-file", files.json, "--sarif", files.sarif, ...(write ? ["--write"] : []));
+      const r = runCli(args, { cwd: ws.dir, env: { ...env, GITHUB_STEP_SUMMARY: summary } });
+      return {
+        r,
+        text: ws.read(files.out),
+        json: JSON.parse(ws.read(files.json)),
+        sarif: JSON.parse(ws.read(files.sarif)).runs[0],
+        markdown: readFileSync(summary, "utf8"),
+      };
+    };
+    const fail = /FAIL: 1 drifted of 1 server \(tools: 1 drifted, 1 added\)/;
+    const before = formats(false);
+    assert.equal(before.r.code, 1, before.r.stderr);
+    for (const text of [before.r.stdout, before.text, before.markdown]) assert.match(text, fail);
+    assert.match(before.markdown, /^## contractpin: FAIL$/m);
+    assert.match(before.text, /^::error /m);
+    assert.doesNotMatch(before.text + before.markdown, /ACCEPTED|accepted/);
+    assert.equal(before.json.exit_code, 1);
+    assert.equal(before.json.written, undefined);
+    assert.equal(before.sarif.invocations[0].exitCode, 1);
+    assert.ok(before.sarif.results.some((x: { level: string }) => x.level === "error"));
+
+    const after = formats(true);
+    assert.equal(after.r.code, 0, after.r.stderr);
+    assert.match(after.r.stdout, /^wrote contractpin\.lock$/m);
+    const accepted =
+      /ACCEPTED: 1 drifted of 1 server \(tools: 1 drifted, 1 added\); written to the lock/;
+    for (const text of [after.r.stdout, after.text, after.markdown]) {
+      assert.match(text, accepted);
+      assert.doesNotMatch(text, /FAIL|^::error /m);
+    }
+    assert.match(after.markdown, /^## contractpin: ACCEPTED$/m);
+    assert.match(after.markdown, /\(accepted by upgrade --write\)/);
+    // The annotations still show each finding, as warnings that say why they pass.
+    assert.match(after.text, /^::warning .*\(accepted by upgrade --write\)/m);
+    assert.equal(after.json.exit_code, 0);
+    assert.equal(after.json.written, true);
+    assert.equal(after.json.summary.servers.drift, 1);
+    assert.equal(after.sarif.invocations[0].exitCode, 0);
+    assert.ok(after.sarif.results.length > 0);
+    for (const result of after.sarif.results) {
+      assert.equal(result.level, "note");
+      assert.equal(result.properties.failing, false);
+    }
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+  });
+
+  test("--write --json: stdout is the JSON report alone (written: true); what was written is told on stderr", () => {
+    const { ws, env } = project();
+    const r = runCli(["upgrade", "dict", "--write", "--json"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.written, true);
+    assert.equal(report.exit_code, 0);
+    assert.match(r.stderr, /^wrote contractpin\.lock$/m);
+    assert.match(r.stderr, /review: the rules found 1 medium in what dict serves/);
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+  });
+
+  test("--write refused after the read (a --config that cannot be bumped): the report carries the refusal's exit code, nothing written", () => {
+    const { ws, env } = project();
+    const lockBefore = ws.read();
+    const r = runCli(
+      ["upgrade", "dict", "--write", "--config", "missing.json", "--json-file", "r.json"],
+      { cwd: ws.dir, env },
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(oneLine(r.stderr.replace(/^contractpin: dict: .*\n/, "")), r.stderr);
+    assert.match(r.stdout, /FAIL: 1 drifted of 1 server/);
+    const json = JSON.parse(ws.read("r.json"));
+    assert.equal(json.exit_code, 2);
+    assert.equal(json.written, undefined);
+    assert.equal(ws.read(), lockBefore);
+  });
+
   test("a version that does not exist: exit 1 with the reason, nothing written", () => {
     const { ws, env } = project();
     const lockBefore = ws.read();

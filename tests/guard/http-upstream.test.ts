@@ -5,11 +5,16 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
-import { startEverythingHttp, type Running } from "../helpers/servers.js";
+import { startEverythingHttp, startHttpScript, type Running } from "../helpers/servers.js";
 import { assert, officialClient, RawClient, writeLock, type Loose } from "./guard-harness.js";
+
+const WIRE_HTTP = fileURLToPath(
+  new URL("../fixtures/servers/wire-http-server.mjs", import.meta.url),
+);
 
 function viaGuard(lock: string, name: string): Promise<{ client: Client; stderr: () => string }> {
   return officialClient([process.execPath, CLI, "guard", name, "--lock", lock]);
@@ -144,5 +149,36 @@ describe("an HTTP server whose URL holds a user name and password", () => {
       client.stderr,
       /the URL holds a user name or password, which an HTTP request cannot carry/,
     );
+  });
+});
+
+describe("an HTTP server that answers with an SSE event over --max-message-mib", () => {
+  it("ends the session with one line naming the limit; the client never gets the tools", async () => {
+    const server = await startHttpScript(WIRE_HTTP, ["sse-big", String(2 * 1024 * 1024)]);
+    try {
+      const dir = tempDir("contractpin-guard-http-");
+      const lock = join(dir, "contractpin.lock");
+      const dump = join(dir, "tools.json");
+      writeFileSync(dump, '{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
+      writeLock(lock, {
+        remote: { transport: "http", url: server.url, ...(pythonDigest(dump) as object) },
+      });
+      const client = new RawClient(["remote", "--lock", lock, "--max-message-mib", "1"]);
+      await client.initialize();
+      client.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+      const ended = await Promise.race([
+        client.exited,
+        new Promise<"running">((r) => setTimeout(r, 20_000, "running").unref()),
+      ]);
+      assert.notEqual(ended, "running", `the guard kept the session: ${client.stderr}`);
+      assert.notEqual((ended as { code: number | null }).code, 0);
+      assert.ok(!client.lines.some((l) => l.includes('"big"')), client.lines.join("\n"));
+      assert.match(
+        client.stderr,
+        /server remote: the server sent a message larger than 1048576 bytes/,
+      );
+    } finally {
+      await server.stop();
+    }
   });
 });

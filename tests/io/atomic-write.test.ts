@@ -3,10 +3,13 @@ import { spawn } from "node:child_process";
 import {
   existsSync,
   linkSync,
+  lstatSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { open } from "node:fs/promises";
@@ -16,7 +19,11 @@ import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
 import { validateLock } from "../../src/core/lock.js";
 import { parseJson } from "../../src/core/strict-json.js";
-import { writeFileAtomic, writeReportAtomic, type AtomicWriteOps } from "../../src/io/lock-file.js";
+import {
+  writeFileAtomic,
+  writeReportAtomic,
+  type AtomicWriteOps,
+} from "../../src/io/atomic-write.js";
 import { killAtEnd } from "../helpers/cleanup.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
@@ -247,5 +254,46 @@ describe("writeReportAtomic", () => {
     assert.equal(readFileSync(outside.path("victim"), "utf8"), "precious\n");
     await writeReportAtomic(ws.path("ok.sarif"), "ok\n", "the report", [ws.dir]);
     assert.equal(readFileSync(ws.path("ok.sarif"), "utf8"), "ok\n");
+  });
+
+  it("a link planted at the file after the check is replaced by the rename, never followed; the mode asked for is kept", async () => {
+    const ws = new Workspace();
+    const outside = new Workspace();
+    writeFileSync(outside.path("victim"), "precious\n", { mode: 0o644 });
+    const path = ws.path("state.env");
+    // Real operations, but the link appears between the check and the rename.
+    const racing: AtomicWriteOps = {
+      async writeNew(temp, data, mode) {
+        writeFileSync(temp, data, { flag: "wx", mode });
+        symlinkSync(outside.path("victim"), path);
+      },
+      rename: async (from, to) => renameSync(from, to),
+      unlink: async (p) => unlinkSync(p),
+      async syncDir() {},
+    };
+    await writeReportAtomic(path, "TOKEN=new\n", "the OAuth state file", [ws.dir], {
+      mode: 0o600,
+      ops: racing,
+    });
+    assert.equal(readFileSync(outside.path("victim"), "utf8"), "precious\n");
+    assert.equal(lstatSync(path).isSymbolicLink(), false);
+    assert.equal(readFileSync(path, "utf8"), "TOKEN=new\n");
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+  });
+
+  it("a link at the temporary name makes the write fail (O_EXCL); its destination is not written", async (t) => {
+    const ws = new Workspace();
+    const outside = new Workspace();
+    writeFileSync(outside.path("victim"), "precious\n");
+    const now = 1_700_000_000_000;
+    t.mock.method(Date, "now", () => now);
+    const temp = ws.path(`.dump.json.${process.pid}.${now.toString(36)}.tmp`);
+    symlinkSync(outside.path("victim"), temp);
+    await assert.rejects(
+      writeReportAtomic(ws.path("dump.json"), "[]\n", "the dump", [ws.dir]),
+      (err) => isContractpinError(err, "REPORT_WRITE_FAILED"),
+    );
+    assert.equal(readFileSync(outside.path("victim"), "utf8"), "precious\n");
+    assert.equal(existsSync(ws.path("dump.json")), false);
   });
 });

@@ -5,7 +5,8 @@ import { readDiffSide } from "../../io/diff-side.js";
 import { parseCommandArgs } from "../args.js";
 import { warner } from "../common.js";
 import type { Io } from "../io.js";
-import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { writeReports } from "../report-output.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest } from "../report-request.js";
 import { refuseClobber, type ReadFile } from "../report-targets.js";
 import { snapshotPath } from "../../io/snapshot-file.js";
 

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
-import { readLock, writeFileAtomic } from "../../io/lock-file.js";
+import { checkoutBases, refuseLinks, writeReportAtomic } from "../../io/atomic-write.js";
+import { readLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -37,7 +38,8 @@ Options:
                        are used for this read only and never shown
   --lock PATH          the lock that defines NAME (default: contractpin.lock here,
                        or the nearest one above it within the git repository)
-  --output FILE        write the dump to FILE (atomically) instead of stdout
+  --output FILE        write the dump to FILE (atomically, never through a
+                       symbolic link: exit 2) instead of stdout
   --surface            dump instructions, prompts and resource templates too
   --resources          with --surface: resources too
   --timeout SECONDS    give up on the server after this long (default 30)
@@ -90,6 +92,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (given.length !== 1)
     throw usage("dump needs exactly one server: NAME, --url URL, or -- COMMAND [ARG...]");
   if (values.output === "") throw usage("--output needs a file name");
+  if (values.output !== undefined) refuseLinks(values.output, checkoutBases(), "the dump");
   if (name === undefined && values.lock !== undefined)
     throw usage("--lock applies only to a NAME of the lock");
 
@@ -160,7 +163,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     else await io.data(dump.replaceAll("##[", "#\\u0023["));
     return EXIT.OK;
   }
-  await writeFileAtomic(values.output, dump, "the dump");
+  // Never through a symbolic link: checked before any server is read, and again as it is written.
+  await writeReportAtomic(values.output, dump, "the dump", checkoutBases());
   await io.err(`contractpin: wrote the dump of ${label} to ${values.output}\n`);
   return EXIT.OK;
 }

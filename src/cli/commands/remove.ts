@@ -1,6 +1,6 @@
 import { timestamp } from "../../core/lock.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-file.js";
+import { recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";

@@ -4,7 +4,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-file.js";
+import { recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,

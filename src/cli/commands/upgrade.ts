@@ -18,12 +18,13 @@ import {
   SNAPSHOT_HELP,
   SNAPSHOT_OPTIONS,
 } from "../common.js";
-import { EXIT } from "../exit-code.js";
+import { EXIT, exitForError } from "../exit-code.js";
 import type { Io } from "../io.js";
-import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { writeReports } from "../report-output.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest } from "../report-request.js";
 import { lockInputs, refuseClobber } from "../report-targets.js";
 import { displayName, sanitizeLine } from "../render/style.js";
-import { writeUpgrade } from "../upgrade-write.js";
+import { prepareUpgrade } from "../upgrade-write.js";
 
 export const help = `Usage: contractpin upgrade NAME... [--to VERSION] [--write] [options]
        contractpin upgrade --all [--write] [options]
@@ -46,7 +47,9 @@ project's .mcp.json, .vscode/mcp.json, .cursor/mcp.json; --config names
 others, --user adds the user-level ones), with the file rules of wrap:
 comments and layout kept, a backup beside it, an atomic write. What the
 findings rules find in what it pinned is then printed under 'review:', as
-add prints it.
+add prints it (on stderr when the report is JSON or SARIF on stdout, so
+that stdout parses). The report of what --write takes says ACCEPTED in
+every format (exit 0): none of its findings fails the run.
 
 Options:
   --all                every server 'contractpin outdated' lists as outdated
@@ -155,8 +158,35 @@ export async function run(args: string[], io: Io): Promise<number> {
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
   const unreadable = findings.some((f) => f.status === "unreachable");
-  const write = values.write === true && !unreadable;
-  const exitCode = write ? EXIT.OK : differs;
+  // Everything that can refuse the write is read and checked before the report,
+  // so that the report says what happens: ACCEPTED, or the refusal's exit code.
+  let commit: (() => Promise<void>) | undefined;
+  let refused: unknown;
+  if (values.write === true && !unreadable) {
+    try {
+      commit = await prepareUpgrade(lockFile, lock, candidates, {
+        ctx,
+        concurrency,
+        repeat,
+        snapshot: values["no-snapshot"] !== true,
+        configs: values.config,
+        user: values.user === true,
+        // JSON or SARIF on stdout stays one document that parses: what --write does goes to stderr.
+        io:
+          reports.output === undefined && (reports.format === "json" || reports.format === "sarif")
+            ? { ...io, out: io.err, color: false }
+            : io,
+      });
+    } catch (err) {
+      refused = err;
+    }
+  }
+  const exitCode =
+    commit !== undefined
+      ? EXIT.OK
+      : refused !== undefined
+        ? exitForError(refused, false).code
+        : differs;
   await writeReports(
     {
       lockFile,
@@ -164,6 +194,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       exitCode,
       allowNew: false,
       verbose: false,
+      ...(commit === undefined ? {} : { written: true }),
       ...(explained === undefined ? {} : { explained }),
       upgrades: candidates.map((c) => ({
         server: c.name,
@@ -175,18 +206,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     reports,
     io,
   );
+  if (refused !== undefined) throw refused;
   if (values.write === true && unreadable) {
     await io.err("contractpin: a candidate could not be read; nothing was written\n");
   }
-  if (!write) return exitCode;
-  await writeUpgrade(lockFile, lock, candidates, {
-    ctx,
-    concurrency,
-    repeat,
-    snapshot: values["no-snapshot"] !== true,
-    configs: values.config,
-    user: values.user === true,
-    io,
-  });
+  if (commit === undefined) return exitCode;
+  await commit();
   return EXIT.OK;
 }

@@ -21,7 +21,8 @@ import {
 import type { Io } from "../io.js";
 import { LARGE_INPUT_TOOLS, optimizerOn } from "../jit.js";
 import { progress } from "../render/progress.js";
-import { REPORT_HELP, REPORT_OPTIONS, reportRequest, writeReports } from "../report-output.js";
+import { writeReports } from "../report-output.js";
+import { REPORT_HELP, REPORT_OPTIONS, reportRequest } from "../report-request.js";
 import { lockInputs, refuseClobber, type ReadFile } from "../report-targets.js";
 import { lockWords, shellWord } from "../render/shell.js";
 import { displayName } from "../render/style.js";

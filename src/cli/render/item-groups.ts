@@ -87,6 +87,11 @@ export function groupMessage(group: ItemGroup, maxNames = Infinity): string {
   } else {
     detail = findingLine(finding, style(false));
   }
-  const allowed = item.failing ? "" : " (allowed by --allow-new)";
+  const allowed =
+    item.accepted === true
+      ? " (accepted by upgrade --write)"
+      : item.failing
+        ? ""
+        : " (allowed by --allow-new)";
   return `${groupPlace(group, maxNames)}: ${rule.title}${allowed}. ${detail}`;
 }

@@ -1,6 +1,6 @@
 import { summarize } from "../../core/compare.js";
 import { visibleText } from "../../core/visible-text.js";
-import type { DriftReport, ReportItem } from "./report-model.js";
+import { reportSubject, type DriftReport, type ReportItem } from "./report-model.js";
 import { groupItems, groupMessage } from "./item-groups.js";
 import { style } from "./style.js";
 import { serverLines, summaryLine } from "./verify-text.js";
@@ -55,7 +55,7 @@ export function renderMarkdown(
   const parts: string[] = [];
   const ok = report.exitCode === 0;
   parts.push(
-    `## contractpin: ${verdict(report, ok)}\n\n${summaryLine(report.findings, plain, report.old === undefined ? "verify" : "diff")} (${report.old === undefined ? "lock" : `${codeSpan(visibleText(report.old))} against`} ${codeSpan(visibleText(report.lockFile))})\n\n` +
+    `## contractpin: ${verdict(report, ok)}\n\n${summaryLine(report.findings, plain, reportSubject(report))} (${report.old === undefined ? "lock" : `${codeSpan(visibleText(report.old))} against`} ${codeSpan(visibleText(report.lockFile))})\n\n` +
       "| Server | Status | Pinned tools | Drifted | Added | Removed |\n|---|---|---:|---:|---:|---:|\n",
   );
   for (const server of report.findings) {
@@ -120,5 +120,6 @@ function fit(parts: readonly string[], maxBytes: number): string {
 
 function verdict(report: DriftReport, ok: boolean): string {
   if (report.old !== undefined) return ok ? "SAME" : "DIFFER";
+  if (report.written === true) return "ACCEPTED";
   return ok ? "OK" : "FAIL";
 }

@@ -8,6 +8,7 @@ import { escapeHiddenJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
 import { groupMessage, groupPlace } from "./item-groups.js";
+import type { Subject } from "./verify-text.js";
 
 /**
  * Everything a report of `verify` or `diff` is made from: plain data, built
@@ -31,8 +32,14 @@ export interface DriftReport {
   verbose: boolean;
   /** The command that accepts the drift, shown last by the text and Markdown reports. */
   accept?: string;
-  /** For `upgrade`: each server's package and the versions it goes from and to (shown first by Markdown and JSON). */
+  /** For `upgrade`: each server's package and the versions it goes from and to (shown first by Markdown; the JSON report does not carry them). */
   upgrades?: readonly VersionBump[];
+  /**
+   * For `upgrade --write`: the candidates were taken into the lock. Every
+   * format says ACCEPTED, and no finding fails the run (each is marked
+   * accepted).
+   */
+  written?: boolean;
   /** For `diff`: the two sides (`lockFile` is whichever is a lock, NEW first); the verdict reads SAME or DIFFER. */
   old?: string;
   new?: string;
@@ -53,8 +60,10 @@ export interface ReportItem {
   finding: Finding;
   server: string;
   tool?: string;
-  /** False for the findings of a tool that --allow-new allowed. */
+  /** False for the findings of a tool that --allow-new allowed, and for those `upgrade --write` accepted. */
   failing: boolean;
+  /** True for the findings of a change that `upgrade --write` took into the lock. */
+  accepted?: true;
   /** The tool's digest in the lock (the server's, for an unreachable server). */
   pinned?: Digest;
   /** The tool's live digest. */
@@ -127,8 +136,18 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
       }
     }
   }
+  // What upgrade --write took is accepted: it no longer fails the run.
+  if (report.written === true) {
+    for (const item of items) Object.assign(item, { failing: false, accepted: true });
+  }
   // Array.prototype.sort is stable: report order within a severity.
   return items.sort((a, b) => bySeverity(a.finding, b.finding));
+}
+
+/** What the report's summary line speaks of. */
+export function reportSubject(report: DriftReport): Subject {
+  if (report.old !== undefined) return "diff";
+  return report.written === true ? "written" : "verify";
 }
 
 /** Where a finding is, for a message: `server docs, tool search` (names shown safely). */

@@ -15,7 +15,7 @@ export const MAX_FINDING_VALUE_CHARS = 200;
 /**
  * One stable JSON object with every server's status and findings. Keys added
  * since the first version (`findings`, `snapshot`, `renamed_from`,
- * `renamed_to`, `fields_confirmed`, `unconfirmed_fields`) are new members
+ * `renamed_to`, `fields_confirmed`, `unconfirmed_fields`, `written`) are new members
  * only: a reader of the first version is not affected. `changed_fields` is
  * empty when the changed fields are unknown, as it was without field digests. Every character a terminal could act on or hide is written as a
  * `\u` escape, so the report holds none raw.
@@ -26,6 +26,8 @@ export function renderVerifyJson(
   meta: {
     allowNew: boolean;
     exitCode: number;
+    /** For `upgrade --write`: the candidates were taken into the lock (`written: true`). */
+    written?: boolean;
     explained?: ReadonlyMap<string, ServerExplained>;
     /** For `diff`: the two sides (`lockPath` is the one that is a lock, NEW first). */
     old?: string;
@@ -38,6 +40,7 @@ export function renderVerifyJson(
     old: meta.old,
     new: meta.new,
     exit_code: meta.exitCode,
+    written: meta.written === true ? true : undefined,
     allow_new: meta.allowNew,
     summary: summarize(findings),
     servers: findings.map((server) => {

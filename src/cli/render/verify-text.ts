@@ -22,8 +22,8 @@ export interface VerifyTextOptions {
   explained?: ReadonlyMap<string, ServerExplained>;
   /** The command that accepts the drift, printed last when the verdict failed on a drift. */
   accept?: string;
-  /** What the summary line speaks of: live servers against the lock (default), or two sides of a diff. */
-  subject?: "verify" | "diff";
+  /** What the summary line speaks of (default "verify"): see {@link Subject}. */
+  subject?: Subject;
 }
 
 /** The longest displayed tool name the "changed:" column is aligned to. */
@@ -195,11 +195,22 @@ function descriptionText(description: JsonValue): string {
   return description === null ? "(none)" : renderJsonValue(description);
 }
 
-/** The verdict in one line: `OK: 2 servers match the lock` or `FAIL: 1 drifted of 2 servers (...)` (for diff, SAME or DIFFER). */
+/**
+ * What a report speaks of: live servers against the lock (verify, and
+ * upgrade without --write), two sides of a diff, or candidates that
+ * `upgrade --write` took into the lock.
+ */
+export type Subject = "verify" | "diff" | "written";
+
+/**
+ * The verdict in one line: `OK: 2 servers match the lock` or `FAIL: 1
+ * drifted of 2 servers (...)`; for diff, SAME or DIFFER; for candidates
+ * `upgrade --write` took, ACCEPTED, whatever they changed.
+ */
 export function summaryLine(
   findings: readonly ServerFinding[],
   s: Style,
-  subject: "verify" | "diff" = "verify",
+  subject: Subject = "verify",
 ): string {
   const { servers, tools } = summarize(findings);
   const total = findings.length;
@@ -215,20 +226,20 @@ export function summaryLine(
   const toolParts = (["drifted", "added", "removed"] as const)
     .filter((k) => tools[k] > 0)
     .map((k) => `${tools[k]} ${k}`);
-  if (servers.ok === total) {
-    const extra = tools.added > 0 ? `, ${tools.added} new tool(s) allowed` : "";
-    return s.green(
-      `OK: ${total === 1 ? "1 server matches" : `${total} servers match`} the lock${extra}`,
-    );
-  }
   const parts = [
     servers.drift > 0 ? `${servers.drift} drifted` : "",
     servers.unreachable > 0 ? `${servers.unreachable} unreachable` : "",
     servers.ok > 0 ? `${servers.ok} ok` : "",
   ].filter((p) => p !== "");
   const detail = toolParts.length > 0 ? ` (tools: ${toolParts.join(", ")})` : "";
+  const of = `${parts.join(", ")} of ${total} server${total === 1 ? "" : "s"}${detail}`;
+  if (subject === "written") return s.green(`ACCEPTED: ${of}; written to the lock`);
+  if (servers.ok === total) {
+    const extra = tools.added > 0 ? `, ${tools.added} new tool(s) allowed` : "";
+    return s.green(
+      `OK: ${total === 1 ? "1 server matches" : `${total} servers match`} the lock${extra}`,
+    );
+  }
   const verdict = subject === "diff" ? "DIFFER" : "FAIL";
-  return s.red(
-    `${verdict}: ${parts.join(", ")} of ${total} server${total === 1 ? "" : "s"}${detail}`,
-  );
+  return s.red(`${verdict}: ${of}`);
 }

@@ -2,7 +2,7 @@ import type { Lock } from "../../core/lock.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, serverEntries } from "../formats.js";
-import { readConfigDocument } from "../read-document.js";
+import { readConfigDocument, readConfigText } from "../read-document.js";
 import { jsonEntry } from "./json-entry.js";
 import { matchLock } from "./match-lock.js";
 import type { Edit, PlanContext } from "./plan.js";
@@ -29,8 +29,6 @@ export interface BumpPlan {
   left: Array<{ name: string; reason: string }>;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 function countOf(text: string, part: string): number {
   return text.split(part).length - 1;
 }
@@ -51,13 +49,7 @@ export function planBump(
   bump: VersionBump,
   ctx: PlanContext,
 ): BumpPlan | undefined {
-  const doc = readConfigDocument(bytes, file);
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (err) {
-    throw configInvalid(`${file}: the file is not UTF-8`, err);
-  }
+  const { doc, text } = readConfigText(bytes, file);
   const format = detectFormat(doc);
   if (format === undefined) return undefined;
   const plan: BumpPlan = { file, before: text, after: text, changed: [], left: [] };

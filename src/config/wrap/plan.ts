@@ -4,7 +4,7 @@ import type { Span } from "../../guard/json-spans.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "../formats.js";
 import { readRawServer } from "../raw-server.js";
-import { readConfigDocument, type ConfigDocument } from "../read-document.js";
+import { readConfigDocument, readConfigText, type ConfigDocument } from "../read-document.js";
 import { guardFields, ORIGINAL_VARIABLE } from "./guard-fields.js";
 import { jsonEntry, renderJsonEntry } from "./json-entry.js";
 import { matchLock } from "./match-lock.js";
@@ -61,7 +61,6 @@ export interface WrapTarget {
 
 type Mode = { wrap: WrapTarget } | { unwrap: Set<string> | undefined };
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const keyOf = (entry: ServerEntry) => JSON.stringify(entry.path);
 
 /** The entry's span and its wrapped text, or why it cannot be edited. */
@@ -159,13 +158,7 @@ export function planFile(
   mode: Mode,
   ctx: PlanContext,
 ): FilePlan | undefined {
-  const doc = readConfigDocument(bytes, file);
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (err) {
-    throw configInvalid(`${file}: the file is not UTF-8`, err);
-  }
+  const { doc, text } = readConfigText(bytes, file);
   const format = detectFormat(doc);
   if (format === undefined) {
     if (!ctx.required) return undefined;

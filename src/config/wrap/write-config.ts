@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
-import { writeFileAtomic } from "../../io/lock-file.js";
+import { writeFileAtomic } from "../../io/atomic-write.js";
 import { reason } from "../../io/read-input.js";
 
 /** The folder, beside a config, that holds its one backup; it ignores itself for git. */
@@ -111,7 +111,7 @@ function writeNew(file: string, data: Uint8Array, mode: number): void {
 /**
  * Replaces a config file's text, which was `before` when it was read: keeps
  * its one backup first (`.contractpin-backup/NAME` beside it), then writes
- * atomically (src/io/lock-file.ts), in place of
+ * atomically (src/io/atomic-write.ts), in place of
  * the file a symbolic link points to. A file that changed since it was read
  * (a client rewrote it) is left alone.
  *

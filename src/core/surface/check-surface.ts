@@ -1,4 +1,4 @@
-import { digestValue, mismatchedFields, type Digest } from "../digest.js";
+import { digestIs, isPinnedEntry, mismatchedFields, type Digest } from "../digest.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import type { Lock } from "../lock.js";
 import { digestItem, itemContractOf, type ItemDigests } from "./items.js";
@@ -114,11 +114,7 @@ function compareItems(
     const item = getMember(items, key);
     if (item === undefined) {
       problems.push({ kind: "surface-missing", server, part, key });
-    } else if (
-      !isJsonObject(item) ||
-      getMember(item, kind.key) !== key ||
-      !digestIs(item, digests.digest)
-    ) {
+    } else if (!isPinnedEntry(item, kind.key, key, digests.digest)) {
       problems.push({ kind: "surface-stale", server, part, key });
     } else {
       // The entry is the pinned item itself, so each field digest the lock records must follow from it.
@@ -140,14 +136,5 @@ function itemFieldDigests(kind: SurfaceKind, item: JsonValue): Record<string, Di
     return digestItem(kind, itemContractOf(kind, item, kind.noun)).fields;
   } catch {
     return {};
-  }
-}
-
-/** The rule every reader of the snapshots uses: the digest of the value as stored is the lock's. */
-function digestIs(value: JsonValue, pinned: Digest): boolean {
-  try {
-    return digestValue(value) === pinned;
-  } catch {
-    return false; // not canonicalizable (too deep): not the pinned value
   }
 }

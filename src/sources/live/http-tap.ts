@@ -1,12 +1,9 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { createParser } from "eventsource-parser";
 import type { RawLog } from "./raw-log.js";
-import { readAtMost } from "../../io/read-body.js";
+import { readAtMost, readMessageEvents } from "../../io/read-body.js";
 
 // Statuses whose responses have no body: a Response cannot be built with one.
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-// Room for a pending SSE line's field name ("data: ") in the parser's count.
-const FIELD_SLACK = 64;
 
 /**
  * A `fetch` for the library's HTTP transports that hands every JSON-RPC body
@@ -88,44 +85,16 @@ async function readEvents(
   log: RawLog,
   abort: () => void,
 ): Promise<void> {
-  const limit = log.maxMessageBytes;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let tooLarge = false;
-  const parser = createParser({
-    // Counted in characters (never more than the bytes they came from) of the
-    // event's data and its pending line, field name included: an event over the
-    // bound is refused while it arrives; the exact byte count is checked once it is whole.
-    maxBufferSize: limit + FIELD_SLACK,
-    onEvent(event) {
-      // An event without data (a stream's priming event) carries no message.
-      if ((event.event === undefined || event.event === "message") && event.data.trim() !== "") {
-        if (Buffer.byteLength(event.data, "utf8") > limit) tooLarge = true;
-        else log.received(event.data);
-      }
-    },
-    onError(err) {
-      if (err.type === "max-buffer-size-exceeded") tooLarge = true;
+  const { error } = await readMessageEvents(stream, log.maxMessageBytes, {
+    message: (data) => log.received(data),
+    tooLarge: () => {
+      log.failTooLarge();
+      abort();
     },
   });
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (tooLarge) {
-        log.failTooLarge();
-        abort();
-        await reader.cancel().catch(() => undefined);
-        return;
-      }
-    }
-    parser.feed(decoder.decode());
-  } catch (err) {
-    // The transport aborts its streams on close: that is not the server's fault.
-    if ((err as Error | undefined)?.name === "AbortError") return;
-    if (err instanceof TypeError && /invalid|decode/i.test(err.message)) {
-      log.fail(new Error("the server sent an event stream that is not valid UTF-8"));
-    }
+  // The transport aborts its streams on close: that is not the server's fault.
+  if (error === undefined || (error as Error | undefined)?.name === "AbortError") return;
+  if (error instanceof TypeError && /invalid|decode/i.test(error.message)) {
+    log.fail(new Error("the server sent an event stream that is not valid UTF-8"));
   }
 }

@@ -1,8 +1,9 @@
 import { ContractpinError } from "../../core/errors.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../../core/json-value.js";
+import { isJsonObject, type JsonValue } from "../../core/json-value.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../core/limits.js";
 import { parseJson } from "../../core/strict-json.js";
 import type { ReadContext } from "../read-tools.js";
+import { CapturedResponses } from "./captured-responses.js";
 import { mayAnswer, mayAnswerLater } from "./response-id.js";
 
 /** What the log needs from the read: its message bound and where warnings go. */
@@ -19,21 +20,6 @@ const QUOTE_CHARS = 100;
 const ID_CHARS = 40;
 
 /**
- * The requests whose responses are kept, raw, for what is pinned: the lists
- * and the initialize / server/discover result (its capabilities and
- * instructions). Both handshakes are kept under one name, "initialize": the
- * one sent last is the one the session stands on.
- */
-const CAPTURED: Record<string, string> = {
-  initialize: "initialize",
-  "server/discover": "initialize",
-  "tools/list": "tools/list",
-  "prompts/list": "prompts/list",
-  "resources/templates/list": "resources/templates/list",
-  "resources/list": "resources/list",
-};
-
-/**
  * The server's messages as our strict parser read them from the wire, so that
  * tools reach the digest exactly as served: the MCP library's own parse
  * (JSON.parse, then zod) never decides what is pinned. Only responses to
@@ -45,7 +31,7 @@ const CAPTURED: Record<string, string> = {
  * request can be taken for (a server answering the client's answer to its own
  * ping) is skipped with a warning. The first failure fails the whole read.
  */
-export class RawLog {
+export class RawLog extends CapturedResponses {
   /** Requests sent on the current connection, by id key: their method. */
   private readonly requests = new Map<string, string>();
   /** The same requests' ids as the client wrote them. */
@@ -53,14 +39,7 @@ export class RawLog {
   /** The highest number among those ids, -1 before the first. */
   private highestSent = -1;
   private readonly answered = new Set<string>();
-  /** Captured responses (see CAPTURED), by request id key. */
-  private readonly captured = new Map<string, JsonObject>();
-  /** The bytes each captured response was parsed from; undefined for one inside a JSON batch. */
-  private readonly capturedBytes = new Map<string, Uint8Array | undefined>();
-  /** The id key of the latest request of each captured kind. */
-  private readonly lastKey = new Map<string, string>();
   private failure: Error | undefined;
-  private waiters: (() => void)[] = [];
   private lineWarnings = 0;
   private strayWarnings = 0;
   /** Called once, with the first failure, so that the read can stop at once. */
@@ -71,7 +50,9 @@ export class RawLog {
       maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
       warn: () => undefined,
     },
-  ) {}
+  ) {
+    super();
+  }
 
   /** The largest message (an HTTP body, an SSE event, a stdio line, a batch) accepted, in bytes. */
   get maxMessageBytes(): number {
@@ -139,20 +120,9 @@ export class RawLog {
         return undefined;
       }
       this.answered.add(key);
-      if (Object.hasOwn(CAPTURED, method)) {
-        this.captured.set(key, m);
-        // A copy: a stdio line may be a view of a buffer that is reused.
-        this.capturedBytes.set(
-          key,
-          Array.isArray(message)
-            ? undefined
-            : typeof bytes === "string"
-              ? Buffer.from(bytes, "utf8")
-              : Uint8Array.prototype.slice.call(bytes),
-        );
-      }
+      this.capture(method, key, m, Array.isArray(message) ? undefined : bytes);
     }
-    for (const wake of this.waiters.splice(0)) wake();
+    this.wake();
     return message;
   }
 
@@ -171,70 +141,12 @@ export class RawLog {
         this.requestIds.length = 0;
         this.highestSent = -1;
         this.answered.clear();
-        this.captured.clear();
-        this.capturedBytes.clear();
-        this.lastKey.clear();
+        this.forgetCaptured();
       }
       this.requests.set(key, r.method);
       this.requestIds.push(r.id);
       if (typeof r.id === "number" && r.id > this.highestSent) this.highestSent = r.id;
-      if (Object.hasOwn(CAPTURED, r.method)) this.lastKey.set(CAPTURED[r.method]!, key);
-    }
-  }
-
-  /** The raw response to the latest tools/list request, if it arrived. */
-  lastToolsListResponse(): JsonObject | undefined {
-    return this.lastResponse("tools/list");
-  }
-
-  /**
-   * The raw response to the latest request of a captured kind (a list
-   * method, or "initialize" for the latest initialize or server/discover),
-   * if it arrived.
-   */
-  lastResponse(method: string): JsonObject | undefined {
-    const key = this.lastKey.get(method);
-    return key === undefined ? undefined : this.captured.get(key);
-  }
-
-  /**
-   * The bytes the strict parser read the latest tools/list response from,
-   * exactly as the server sent them (a stdio line without its newline, an
-   * HTTP body, an SSE event's data); undefined when it has not arrived or came
-   * inside a JSON batch, whose other members are no part of it.
-   */
-  lastToolsListBytes(): Uint8Array | undefined {
-    return this.lastBytes("tools/list");
-  }
-
-  /** {@link lastToolsListBytes} for any captured kind. */
-  lastBytes(method: string): Uint8Array | undefined {
-    const key = this.lastKey.get(method);
-    return key === undefined ? undefined : this.capturedBytes.get(key);
-  }
-
-  /**
-   * The raw response to the latest tools/list request, waiting up to `ms` for
-   * it: over HTTP the library and the tap read two copies of one stream, and
-   * the library may finish its copy first.
-   */
-  awaitToolsListResponse(ms: number): Promise<JsonObject | undefined> {
-    return this.awaitResponse("tools/list", ms);
-  }
-
-  /** {@link awaitToolsListResponse} for any captured kind. */
-  async awaitResponse(method: string, ms: number): Promise<JsonObject | undefined> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.lastResponse(method);
-      if (found !== undefined || this.failure !== undefined || Date.now() >= deadline) return found;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      this.captureRequest(r.method, key);
     }
   }
 
@@ -250,11 +162,11 @@ export class RawLog {
     if (this.failure !== undefined) return;
     this.failure = err;
     this.onFailure?.(err);
-    for (const wake of this.waiters.splice(0)) wake();
+    this.wake();
   }
 
   /** The first failure, if any. */
-  get error(): Error | undefined {
+  override get error(): Error | undefined {
     return this.failure;
   }
 

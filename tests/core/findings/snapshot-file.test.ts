@@ -18,16 +18,18 @@ import type { ServerDigests } from "../../../src/core/digest.js";
 import { MAX_LOCK_BYTES } from "../../../src/core/limits.js";
 import { parseJson } from "../../../src/core/strict-json.js";
 import {
-  MAX_SNAPSHOT_DEPTH,
-  pruneSnapshot,
   readSnapshot,
   renderSnapshot,
   snapshotEntry,
   snapshotPath,
-  withoutServer,
-  withServer,
   writeSnapshot,
 } from "../../../src/io/snapshot-file.js";
+import {
+  MAX_SNAPSHOT_DEPTH,
+  pruneSnapshot,
+  withoutServer,
+  withServer,
+} from "../../../src/io/snapshot-record.js";
 import { readSnapshotEntries } from "../../../src/io/snapshot-entries.js";
 import { pythonDigest } from "../../helpers/cli.js";
 import { baseTools } from "../../helpers/workspace.js";
