@@ -120,7 +120,7 @@ describe("outdated, Python runners", () => {
     );
   });
 
-  test("pipx asks pip's index, uvx uv's: each from its own config; contractpin's own UV_INDEX is not the server's", () => {
+  test("pipx asks pip's index, uvx uv's: each from its own config; contractpin's own UV_CONFIG_FILE is not the server's, its UV_INDEX is", () => {
     const { ws, env, home } = project();
     mkdirSync(join(home, ".config", "uv"), { recursive: true });
     // uv's user config names the JSON index, with a credential that is used and never shown.
@@ -132,8 +132,11 @@ describe("outdated, Python runners", () => {
       uv: { command: ["uvx", `${PY_PKG}@1.0.0`] },
       uvtool: { command: ["uv", "tool", "run", "--from", `${PY_PKG}==1.2.0`, PY_PKG] },
     });
-    // PIP_INDEX_URL (inherited by servers) outranks pip.conf; UV_INDEX is not passed to servers, so it is not used.
-    const r = runCli(["outdated"], { cwd: ws.dir, env: { ...env, UV_INDEX: down } });
+    // PIP_INDEX_URL (inherited by servers) outranks pip.conf; UV_CONFIG_FILE is not passed to
+    // servers, so the uv.toml it names (an unreachable index) is not used.
+    const elsewhere = join(home, "elsewhere.toml");
+    writeFileSync(elsewhere, `[[index]]\nurl = "${down}"\n`);
+    const r = runCli(["outdated"], { cwd: ws.dir, env: { ...env, UV_CONFIG_FILE: elsewhere } });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(
       r.stdout,
@@ -158,6 +161,11 @@ describe("outdated, Python runners", () => {
       fl.stdout,
       /^uv: contractpin-fixture-py not checked: uv also takes packages from --find-links/,
     );
+    // UV_INDEX does reach servers (uvx would ask it first), so the look-up asks it too.
+    withServers(ws, { uv: { command: ["uvx", `${PY_PKG}@1.0.0`] } });
+    const viaEnv = runCli(["outdated", "uv"], { cwd: ws.dir, env: { ...env, UV_INDEX: down } });
+    assert.equal(viaEnv.code, 1);
+    assert.match(viaEnv.stdout, /^uv: contractpin-fixture-py not checked: .*ECONNREFUSED/);
   });
 });
 
