@@ -6,6 +6,7 @@ import { cleanUp } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { buildTree, PY_PKG, serveTree } from "../helpers/python-index.js";
 import { closedRegistry } from "../helpers/registry.js";
+import { recipeDeps } from "../helpers/renovate-recipe.js";
 import { Workspace } from "../helpers/workspace.js";
 
 // outdated and upgrade for Python runners, through the built CLI, against
@@ -185,6 +186,10 @@ describe("upgrade, pipx run", () => {
     assert.deepEqual(lock.servers.py.command, ["pipx", ...pipxArgs("1.1.0")]);
     assert.deepEqual(Object.keys(lock.servers.py.tools).sort(), ["define", "lookup"]);
     assert.ok(ws.read(".mcp.json").includes(`"${PY_PKG}==1.1.0"`));
+    // The Renovate recipe (examples/renovate.json) finds the version upgrade wrote.
+    assert.deepEqual(recipeDeps(".mcp.json", ws.read(".mcp.json")), [
+      { datasource: "pypi", depName: PY_PKG, currentValue: "1.1.0" },
+    ]);
     const verify = runCli(["verify"], { cwd: ws.dir, env });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });

@@ -176,7 +176,7 @@ describe("upgrade", () => {
     );
     // The Renovate recipe (examples/renovate.json) finds the version upgrade wrote.
     assert.deepEqual(recipeDeps(".mcp.json", ws.read(".mcp.json")), [
-      { depName: PKG, currentValue: "1.1.0" },
+      { datasource: "npm", depName: PKG, currentValue: "1.1.0" },
     ]);
     const verify = runCli(["verify"], { cwd: ws.dir, env });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
