@@ -229,6 +229,10 @@ describe("upgrade", () => {
       assert.doesNotMatch(text, /FAIL|^::error /m);
     }
     assert.match(after.markdown, /^## contractpin: ACCEPTED$/m);
+    // The server's row says the drift was taken, not that it failed.
+    assert.match(after.markdown, /^\| ` dict ` \| 📝 accepted \| /m);
+    assert.doesNotMatch(after.markdown, /❌/);
+    assert.match(before.markdown, /^\| ` dict ` \| ❌ drift \| /m);
     assert.match(after.markdown, /\(accepted by upgrade --write\)/);
     // The annotations still show each finding, as warnings that say why they pass.
     assert.match(after.text, /^::warning .*\(accepted by upgrade --write\)/m);

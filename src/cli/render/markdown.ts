@@ -36,6 +36,8 @@ export function codeFence(text: string, info = "text"): string {
 }
 
 const STATUS = { ok: "✅ ok", drift: "❌ drift", unreachable: "⚠️ unreachable" } as const;
+/** A drift that `upgrade --write` took: reviewed in the pull request, not a failure. */
+const ACCEPTED_DRIFT = "📝 accepted";
 
 /**
  * The report as GitHub-flavoured Markdown, for a job summary or a
@@ -64,7 +66,7 @@ export function renderMarkdown(
     const row =
       server.status === "unreachable"
         ? `| ${codeSpan(visibleText(server.name), true)} | ${STATUS.unreachable}: ${codeSpan(visibleText(server.error ?? ""), true)} | | | | |`
-        : `| ${codeSpan(visibleText(server.name), true)} | ${STATUS[server.status]} | ${pinned} | ${tools.drifted} | ${tools.added} | ${tools.removed} |`;
+        : `| ${codeSpan(visibleText(server.name), true)} | ${server.status === "drift" && report.written === true ? ACCEPTED_DRIFT : STATUS[server.status]} | ${pinned} | ${tools.drifted} | ${tools.added} | ${tools.removed} |`;
     parts.push(row + "\n");
   }
   if (report.upgrades !== undefined && report.upgrades.length > 0) {
