@@ -1,3 +1,30 @@
+import { ContractpinError } from "../core/errors.js";
+import type { LookupOptions } from "./ecosystems.js";
+
+/** Makes a look-up's REGISTRY_UNREACHABLE error: one line, never a credential. */
+export type Fail = (why: string, cause?: unknown) => ContractpinError;
+
+/**
+ * The error maker of one registry's look-up: each message starts with `where`
+ * (`registry URL`, `index URL`, shown without a credential), or is the reason
+ * alone when `where` is undefined.
+ */
+export function registryFail(where?: string): Fail {
+  return (why, cause) =>
+    new ContractpinError(
+      "REGISTRY_UNREACHABLE",
+      where === undefined ? why : `${where}: ${why}`,
+      cause === undefined ? {} : { cause },
+    );
+}
+
+/** What a look-up's requests are aborted by: its deadline, and the caller's signal. */
+export function lookupSignal(options: LookupOptions): AbortSignal {
+  const signals = [AbortSignal.timeout(options.timeoutMs)];
+  if (options.signal !== undefined) signals.push(options.signal);
+  return AbortSignal.any(signals);
+}
+
 /**
  * Why a registry request failed, in one line: the deadline, or the network
  * error's code (fetch's own message says only "fetch failed"; its cause says

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContractpinError } from "../core/errors.js";
+import { registryFail } from "./fetch-failure.js";
 import { getMember, isJsonObject, type JsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { HUB_CONFIG_KEY, type ImageRef } from "./image-ref.js";
@@ -64,10 +64,9 @@ export function imageCredential(
     try {
       doc = parseJson(readFileSync(file.path));
     } catch (err) {
-      throw new ContractpinError(
-        "REGISTRY_UNREACHABLE",
+      throw registryFail()(
         `credentials file ${file.path} is not valid JSON (${(err as Error).message})`,
-        { cause: err },
+        err,
       );
     }
     if (!isJsonObject(doc)) continue;

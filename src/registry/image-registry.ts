@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { ContractpinError } from "../core/errors.js";
+import { registryFail } from "./fetch-failure.js";
 import type { Registry } from "./ecosystems.js";
 import { imageCredential } from "./image-auth.js";
 import { imageName, parseImageName, podmanShortName, TAG } from "./image-ref.js";
@@ -21,18 +21,13 @@ export const imageRegistry: Registry = {
   async versions(pkg, spawn, options) {
     const podman = /(?:^|[\\/])podman(?:\.exe)?\s/i.test(pkg.invocation);
     const name = imageName(pkg.spec);
-    const plain = (why: string) => new ContractpinError("REGISTRY_UNREACHABLE", why);
+    const plain = registryFail();
     const short = podman ? podmanShortName(name) : undefined;
     if (short !== undefined) throw plain(short);
     const ref = parseImageName(name);
     if (typeof ref === "string") throw plain(`${name} is not an image reference: ${ref}`);
     const shown = `${ref.api}/`;
-    const fail = (why: string, cause?: unknown) =>
-      new ContractpinError(
-        "REGISTRY_UNREACHABLE",
-        `registry ${shown}: ${why}`,
-        cause === undefined ? {} : { cause },
-      );
+    const fail = registryFail(`registry ${shown}`);
     const credential = imageCredential(ref, podman, spawn.env, spawn.env["HOME"] ?? homedir());
     const tags = await listTags(ref, credential, fail, options);
     if (pkg.spec.includes("@")) {

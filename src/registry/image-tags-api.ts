@@ -1,8 +1,7 @@
-import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { readAtMost } from "../io/read-body.js";
-import { fetchFailureReason } from "./fetch-failure.js";
+import { fetchFailureReason, lookupSignal, type Fail } from "./fetch-failure.js";
 import type { ImageCredential } from "./image-auth.js";
 import { isLoopback, TAG, type ImageRef } from "./image-ref.js";
 
@@ -12,8 +11,6 @@ export const PAGE_SIZE = 100;
 const MAX_PAGES = 200;
 /** The most bytes of all answers of one look-up together (pages of tags, a token). */
 const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
-
-type Fail = (why: string, cause?: unknown) => ContractpinError;
 
 /**
  * Every tag of `ref`'s repository, asked as docker asks its registry: a GET of
@@ -30,9 +27,7 @@ export async function listTags(
   fail: Fail,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<string[]> {
-  const signals = [AbortSignal.timeout(options.timeoutMs)];
-  if (options.signal !== undefined) signals.push(options.signal);
-  const signal = AbortSignal.any(signals);
+  const signal = lookupSignal(options);
   const get = async (url: URL, headers: Record<string, string>, method = "GET", body?: string) => {
     try {
       return await fetch(url, {

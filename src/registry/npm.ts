@@ -2,7 +2,7 @@ import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
 import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
-import { fetchFailureReason } from "./fetch-failure.js";
+import { fetchFailureReason, lookupSignal, registryFail } from "./fetch-failure.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
 import { EXACT_VERSION, newestOf } from "./versions.js";
 
@@ -27,12 +27,7 @@ export async function npmVersions(
   const registry = options.registry ?? registryFor(config, name);
   const base = registry.endsWith("/") ? registry : `${registry}/`;
   const shown = redactUrl(base);
-  const fail = (why: string, cause?: unknown) =>
-    new ContractpinError(
-      "REGISTRY_UNREACHABLE",
-      `registry ${shown}: ${why}`,
-      cause === undefined ? {} : { cause },
-    );
+  const fail = registryFail(`registry ${shown}`);
   let url: URL;
   try {
     url = new URL(name.replace("/", "%2f"), base);
@@ -40,8 +35,6 @@ export async function npmVersions(
     throw fail("not a URL");
   }
   const auth = authorizationFor(config, base);
-  const signals = [AbortSignal.timeout(options.timeoutMs)];
-  if (options.signal !== undefined) signals.push(options.signal);
   let body: Uint8Array | undefined;
   try {
     const response = await fetch(url, {
@@ -50,7 +43,7 @@ export async function npmVersions(
         ...(auth === undefined ? {} : { authorization: auth }),
       },
       redirect: "follow",
-      signal: AbortSignal.any(signals),
+      signal: lookupSignal(options),
     });
     if (response.status === 404) throw fail(`has no package ${name}`);
     if (response.status === 401 || response.status === 403) {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContractpinError } from "../core/errors.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { registryFail } from "./fetch-failure.js";
 import { readNetrc } from "./netrc.js";
 import { optionValues, truthy } from "./option-values.js";
 import type { IndexPlan } from "./pypi.js";
@@ -19,7 +19,7 @@ import type { IndexPlan } from "./pypi.js";
 
 const PYPI = "https://pypi.org/simple";
 
-const notChecked = (why: string) => new ContractpinError("REGISTRY_UNREACHABLE", why);
+const notChecked = registryFail();
 
 /** A pip.conf (configparser's format) read into section -> key -> value; undefined when there is no file. */
 export function parsePipConf(text: string, path: string): Map<string, Map<string, string>> {

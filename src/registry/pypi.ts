@@ -1,6 +1,6 @@
 import { ContractpinError } from "../core/errors.js";
 import { readAtMost } from "../io/read-body.js";
-import { fetchFailureReason } from "./fetch-failure.js";
+import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import type { LookupOptions, PackageVersions } from "./ecosystems.js";
 import { netrcAuthorization } from "./netrc.js";
 import { redactUrl } from "./npm.js";
@@ -26,8 +26,6 @@ export interface IndexPlan {
   /** The `.netrc` the runner would read for an index without a credential in its URL, if any. */
   netrc?: string;
 }
-
-type Fail = (why: string, cause?: unknown) => ContractpinError;
 
 /** An index URL without its credential, and the Authorization header it carries (or .netrc gives). */
 function credentialFor(index: string, netrc?: string): { url: URL; authorization?: string } {
@@ -61,9 +59,7 @@ async function askIndex(
   }
   const { url: base, authorization } = credential;
   let url = new URL(`${encodeURIComponent(normalizeProjectName(project))}/`, base);
-  const signals = [AbortSignal.timeout(options.timeoutMs)];
-  if (options.signal !== undefined) signals.push(options.signal);
-  const signal = AbortSignal.any(signals);
+  const signal = lookupSignal(options);
   try {
     for (let hop = 0; ; hop++) {
       // The credential goes only to the index's own origin, never to where a redirect points elsewhere.
@@ -137,14 +133,7 @@ export async function pythonVersions(
   options: LookupOptions,
 ): Promise<PackageVersions> {
   const shown = plan.indexes.map((i) => redactUrl(i.endsWith("/") ? i : `${i}/`));
-  const failAt =
-    (i: number): Fail =>
-    (why, cause) =>
-      new ContractpinError(
-        "REGISTRY_UNREACHABLE",
-        `index ${shown[i]}: ${why}`,
-        cause === undefined ? {} : { cause },
-      );
+  const failAt = (i: number): Fail => registryFail(`index ${shown[i]}`);
   const answers: { index: number; versions: string[] }[] = [];
   for (let i = 0; i < plan.indexes.length; i++) {
     try {
@@ -159,18 +148,13 @@ export async function pythonVersions(
   }
   const where = answers.map((a) => shown[a.index]!).join(" ");
   if (answers.length === 0) {
-    throw new ContractpinError(
-      "REGISTRY_UNREACHABLE",
-      `${plan.indexes.length === 1 ? `index ${shown[0]}` : `indexes ${shown.join(" ")}`}: has no package ${project}`,
-    );
+    const where = plan.indexes.length === 1 ? `index ${shown[0]}` : `indexes ${shown.join(" ")}`;
+    throw registryFail(where)(`has no package ${project}`);
   }
   const versions = [...new Set(answers.flatMap((a) => a.versions))];
   const latest = latestPep440(versions, plan.pre === true);
   if (latest === undefined) {
-    throw new ContractpinError(
-      "REGISTRY_UNREACHABLE",
-      `index ${where}: lists no version of ${project}`,
-    );
+    throw registryFail(`index ${where}`)(`lists no version of ${project}`);
   }
   return { registry: where, latest, versions };
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { ContractpinError } from "../core/errors.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { registryFail } from "./fetch-failure.js";
 import { readNetrc } from "./netrc.js";
 import { optionValues, truthy } from "./option-values.js";
 import type { IndexPlan } from "./pypi.js";
@@ -23,7 +23,7 @@ import type { IndexPlan } from "./pypi.js";
 const PYPI = "https://pypi.org/simple";
 type Toml = Record<string, unknown>;
 
-const notChecked = (why: string) => new ContractpinError("REGISTRY_UNREACHABLE", why);
+const notChecked = registryFail();
 
 function readToml(path: string, required: boolean): Toml | undefined {
   let text: string;
