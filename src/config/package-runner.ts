@@ -205,6 +205,9 @@ export function packageRunnerWarning(label: string, command: string[]): string |
   return undefined;
 }
 
+/** A pinned Python spec's separator (`==`, `===`, `@`) and version, at its end. */
+const PYTHON_PIN = /(===?\s*|@)(\d[^,;*]*)$/;
+
 /** A package a stdio server's command runs through a package runner. */
 export interface RunnerPackage {
   ecosystem: Ecosystem;
@@ -259,7 +262,7 @@ export function runnerPackage(command: readonly string[]): RunnerPackage | undef
     default: {
       if (/^[./~]|:\/\//.test(spec) || spec.startsWith("git+")) return undefined;
       if (pythonDrift(spec) !== undefined) return { ...base, name };
-      const version = /(?:===?\s*|@)(\d[^,;*]*)$/.exec(spec)![1]!;
+      const version = PYTHON_PIN.exec(spec)![2]!;
       return { ...base, name, version };
     }
   }
@@ -292,7 +295,7 @@ export function withVersion(
   } else {
     // A Python spec keeps the separator it was written with (`pkg@1.0`, `pkg==1.0`, `pkg === 1.0`).
     // Unpinned, uvx's own `pkg@1.0` (a long `name==version` can pass for a token, src/core/secrets.ts).
-    const pinned = /(===?\s*|@)\d[^,;*]*$/.exec(pkg.spec);
+    const pinned = PYTHON_PIN.exec(pkg.spec);
     spec =
       pinned === null
         ? `${pkg.name}${pkg.ecosystem === "python" ? "@" : "=="}${version}`
