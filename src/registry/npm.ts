@@ -80,12 +80,18 @@ function parseMetadata(
     throw fail(`sent metadata for ${name} that is not strict JSON (${(err as Error).message})`);
   }
   const d = doc as { "dist-tags"?: { latest?: unknown }; versions?: unknown };
-  const versions =
-    typeof d.versions === "object" && d.versions !== null ? Object.keys(d.versions) : [];
-  const exact = versions.filter((v) => EXACT_VERSION.test(v));
+  const listed = typeof d.versions === "object" && d.versions !== null ? d.versions : {};
+  const exact = Object.keys(listed).filter((v) => EXACT_VERSION.test(v));
   const latest = d["dist-tags"]?.latest;
-  if (typeof latest === "string" && EXACT_VERSION.test(latest)) return { latest, versions: exact };
-  // No usable `latest` tag: npm then takes the newest release.
+  if (latest !== undefined) {
+    if (typeof latest === "string" && EXACT_VERSION.test(latest) && Object.hasOwn(listed, latest))
+      return { latest, versions: exact };
+    // The tag is what npx takes; one that names no listed version says the registry is at
+    // fault, and which version would run cannot be told: never "newer", never "up to date".
+    const named = typeof latest === "string" && EXACT_VERSION.test(latest) ? latest : "a value";
+    throw fail(`its 'latest' tag of ${name} names ${named}, which is not a version it lists`);
+  }
+  // No `latest` tag: npm then takes the newest release.
   const newest = newestOf(exact);
   if (newest === undefined) throw fail(`lists no version of ${name}`);
   return { latest: newest, versions: exact };

@@ -1,3 +1,5 @@
+import { compareNumerals, highest } from "./numerals.js";
+
 /**
  * Image tags are names, not versions: `1.2.3`, `1.2.3-alpine`, `1.2`, `latest`
  * and `bookworm` may all name images of one release. A pinned tag is only
@@ -37,12 +39,7 @@ export function compareTags(a: string, b: string): number {
 function compareRun(p: string, q: string): number {
   const pn = /^\d/.test(p);
   const qn = /^\d/.test(q);
-  if (pn && qn) {
-    const s = p.replace(/^0+(?=.)/, "");
-    const t = q.replace(/^0+(?=.)/, "");
-    if (s.length !== t.length) return s.length - t.length;
-    return s < t ? -1 : s > t ? 1 : 0;
-  }
+  if (pn && qn) return compareNumerals(p, q);
   if (pn !== qn) return pn ? -1 : 1;
   return p < q ? -1 : p > q ? 1 : 0;
 }
@@ -50,10 +47,10 @@ function compareRun(p: string, q: string): number {
 /** The newest tag of the same shape as `pinned`, or undefined when none is offered. */
 export function newestLike(pinned: string, tags: readonly string[]): string | undefined {
   const shape = tagShape(pinned);
-  return tags
-    .filter((t) => tagShape(t) === shape)
-    .sort(compareTags)
-    .at(-1);
+  return highest(
+    tags.filter((t) => tagShape(t) === shape),
+    compareTags,
+  );
 }
 
 /**
@@ -64,5 +61,5 @@ export function newestLike(pinned: string, tags: readonly string[]): string | un
 export function newestVersionTag(tags: readonly string[]): string | undefined {
   const plain = tags.filter((t) => /^\d+(?:\.\d+)*$/.test(t));
   const listed = plain.length > 0 ? plain : tags.filter((t) => /^v\d+(?:\.\d+)*$/.test(t));
-  return listed.sort(compareTags).at(-1);
+  return highest(listed, compareTags);
 }
