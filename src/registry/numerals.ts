@@ -22,18 +22,3 @@ export function compareNumerals(a: string, b: string): number {
   if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   return x < y ? -1 : x > y ? 1 : 0;
 }
-
-/**
- * The highest item by `compare`, or undefined for none: one pass, no sort
- * (a registry may list hundreds of thousands). Of items that rank the same,
- * the last, as a stable sort's last item would be.
- */
-export function highest<T>(items: Iterable<T>, compare: (a: T, b: T) => number): T | undefined {
-  let best: T | undefined;
-  let any = false;
-  for (const item of items) {
-    if (!any || compare(item, best as T) >= 0) best = item;
-    any = true;
-  }
-  return best;
-}

@@ -5,11 +5,9 @@
  * `1.0`), and a release compared without its trailing zeros (`1.0` == `1.0.0`).
  */
 
-import { compareNumerals, highest, withoutLeadingZeros } from "./numerals.js";
-
-// The permissive form of PEP 440's appendix ("Parsing version strings with regular expressions").
-const VERSION =
-  /^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d+)?)?(?:-(\d+)|[-_.]?(post|rev|r)[-_.]?(\d+)?)?(?:[-_.]?(dev)[-_.]?(\d+)?)?(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$/i;
+import { compareNumerals, withoutLeadingZeros } from "./numerals.js";
+import { eachPaced, highest, Pace } from "./pace.js";
+import { scanPep440 } from "./pep440-scan.js";
 
 /**
  * A parsed version; each number as its digits without leading zeros (any
@@ -38,13 +36,13 @@ const PRE_LABELS: Record<string, "a" | "b" | "rc"> = {
 
 /** The version, or undefined when the text is not a PEP 440 version. */
 export function parsePep440(text: string): Pep440 | undefined {
-  const m = VERSION.exec(text);
-  if (m === null) return undefined;
-  const [, epoch, release, preL, preN, postN1, postL, postN2, devL, devN, local] = m;
+  const m = scanPep440(text);
+  if (m === undefined) return undefined;
+  const [epoch, release, preL, preN, postN1, postL, postN2, devL, devN, local] = m;
   const n = (s: string | undefined) => withoutLeadingZeros(s ?? "0");
   return {
     epoch: n(epoch),
-    release: release!.split(".").map(n),
+    release: release.split(".").map(n),
     ...(preL === undefined ? {} : { pre: { label: PRE_LABELS[preL.toLowerCase()]!, n: n(preN) } }),
     ...(postN1 !== undefined
       ? { post: n(postN1) }
@@ -163,20 +161,20 @@ export function isPep440Version(text: string): boolean {
  * pre-release, or the highest pre-release when nothing else is offered; with
  * `pre` (pip's --pre, uv's --prerelease allow), the highest of all.
  */
-export function latestPep440(versions: readonly string[], pre = false): string | undefined {
+export async function latestPep440(
+  versions: readonly string[],
+  pre = false,
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
   const parsed: { text: string; v: Pep440 }[] = [];
-  for (const text of versions) {
+  await eachPaced(versions, pace, (text) => {
+    pace.count(text.length);
     const v = parsePep440(text);
     if (v !== undefined) parsed.push({ text, v });
-  }
+  });
   const byVersion = (p: { v: Pep440 }, q: { v: Pep440 }) => comparePep440(p.v, q.v);
-  const final = pre
-    ? undefined
-    : highest(
-        parsed.filter((p) => !isPrerelease(p.v)),
-        byVersion,
-      );
-  return (final ?? highest(parsed, byVersion))?.text;
+  const finals = pre ? [] : parsed.filter((p) => !isPrerelease(p.v));
+  return (await highest(finals.length > 0 ? finals : parsed, byVersion, pace))?.text;
 }
 
 /** A project name as PEP 503 normalises it: lower case, each run of `-`, `_`, `.` one `-`. */

@@ -1,4 +1,5 @@
-import { compareNumerals, highest } from "./numerals.js";
+import { compareNumerals } from "./numerals.js";
+import { eachPaced, highest, Pace } from "./pace.js";
 
 /**
  * Image tags are names, not versions: `1.2.3`, `1.2.3-alpine`, `1.2`, `latest`
@@ -44,13 +45,18 @@ function compareRun(p: string, q: string): number {
   return p < q ? -1 : p > q ? 1 : 0;
 }
 
-/** The newest tag of the same shape as `pinned`, or undefined when none is offered. */
-export function newestLike(pinned: string, tags: readonly string[]): string | undefined {
+/** The newest tag of the same shape as `pinned`, or undefined when none is offered (paced by `pace`). */
+export async function newestLike(
+  pinned: string,
+  tags: readonly string[],
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
   const shape = tagShape(pinned);
-  return highest(
-    tags.filter((t) => tagShape(t) === shape),
-    compareTags,
-  );
+  const like: string[] = [];
+  await eachPaced(tags, pace, (tag) => {
+    if (tagShape(tag) === shape) like.push(tag);
+  });
+  return highest(like, compareTags, pace);
 }
 
 /**
@@ -58,8 +64,15 @@ export function newestLike(pinned: string, tags: readonly string[]): string | un
  * optional `v`; those without it when there are any), for an image run at `latest` or by digest; undefined when the
  * repository has none.
  */
-export function newestVersionTag(tags: readonly string[]): string | undefined {
-  const plain = tags.filter((t) => /^\d+(?:\.\d+)*$/.test(t));
-  const listed = plain.length > 0 ? plain : tags.filter((t) => /^v\d+(?:\.\d+)*$/.test(t));
-  return highest(listed, compareTags);
+export async function newestVersionTag(
+  tags: readonly string[],
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
+  const plain: string[] = [];
+  const prefixed: string[] = [];
+  await eachPaced(tags, pace, (tag) => {
+    if (/^\d+(?:\.\d+)*$/.test(tag)) plain.push(tag);
+    else if (/^v\d+(?:\.\d+)*$/.test(tag)) prefixed.push(tag);
+  });
+  return highest(plain.length > 0 ? plain : prefixed, compareTags, pace);
 }

@@ -1,4 +1,5 @@
-import { compareNumerals, highest } from "./numerals.js";
+import { compareNumerals } from "./numerals.js";
+import { highest, Pace } from "./pace.js";
 
 /** An exact semver version (what a registry may name and a command may pin). */
 export const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -46,7 +47,10 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The highest version of a list, or undefined for none. */
-export function newestOf(versions: readonly string[]): string | undefined {
-  return highest(versions, compareVersions);
+/** The highest version of a list, or undefined for none (one pass, paced by `pace`). */
+export function newestOf(
+  versions: readonly string[],
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
+  return highest(versions, compareVersions, pace);
 }

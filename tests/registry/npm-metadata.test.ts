@@ -9,7 +9,7 @@ import { npmVersions } from "../../src/registry/npm.js";
 let body = "";
 let server: Server;
 let registry = "";
-const noConfig = { get: () => undefined };
+const noConfig = { get: () => undefined, keys: () => [] };
 
 before(async () => {
   server = createServer((_req, res) => {
