@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { ReadContext } from "../sources/read-tools.js";
+import { ClientQueue, MAX_QUEUED } from "./client-queue.js";
 import { valueSpan } from "./json-spans.js";
 import { LockState } from "./lock-state.js";
 import { Relay, type OnDrift } from "./relay.js";
@@ -26,9 +27,6 @@ interface Exchange {
   parts: string[];
 }
 
-/** Server messages kept for a client that has no stream open, at most. */
-const MAX_QUEUED = 1000;
-
 /**
  * One client session of the guard's HTTP face (Streamable HTTP): its own
  * Relay and its own connection to the server (a stdio server started for
@@ -46,13 +44,24 @@ export class HttpSession {
   private readonly exchanges = new Map<string, Exchange>();
   private readonly open = new Set<Exchange>();
   private stream: ServerResponse | undefined;
-  private queue: string[] = [];
+  private readonly queue: ClientQueue;
 
   private constructor(
     readonly id: string,
     private readonly setup: SessionSetup,
   ) {
     this.lock = new LockState(setup.lockPath, setup.server);
+    const bound = setup.ctx.maxMessageBytes;
+    this.queue = new ClientQueue(bound, () =>
+      setup.report.event({
+        event: "dropped",
+        server: setup.server,
+        from: "server",
+        what:
+          "a message for the client, which has no stream open (the oldest past " +
+          `${MAX_QUEUED} messages or ${bound / 1024 / 1024} MiB waiting)`,
+      }),
+    );
     this.relay = new Relay(
       {
         sendRaw: (bytes) =>
@@ -125,9 +134,7 @@ export class HttpSession {
     res.on("close", () => {
       if (this.stream === res) this.stream = undefined;
     });
-    const queued = this.queue;
-    this.queue = [];
-    for (const text of queued) writeEvent(res, text);
+    for (const text of this.queue.take()) writeEvent(res, text);
     return true;
   }
 
@@ -168,15 +175,6 @@ export class HttpSession {
   private push(text: string): void {
     const target = this.stream ?? [...this.open].find((ex) => ex.sse)?.res;
     if (target !== undefined) return writeEvent(target, text);
-    if (this.queue.length >= MAX_QUEUED) {
-      this.queue.shift();
-      this.setup.report.event({
-        event: "dropped",
-        server: this.setup.server,
-        from: "server",
-        what: "a message for the client, which has no stream open",
-      });
-    }
     this.queue.push(text);
   }
 

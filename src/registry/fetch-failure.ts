@@ -18,11 +18,21 @@ export function registryFail(where?: string): Fail {
     );
 }
 
-/** What a look-up's requests are aborted by: its deadline, and the caller's signal. */
+/**
+ * What a look-up's requests and parses are aborted by: its deadline (a
+ * TimeoutError), and the caller's signal. The deadline is a timer of its own,
+ * not AbortSignal.timeout: AbortSignal.any holds its sources weakly, and
+ * Node 20 lets a timeout signal nothing else holds be garbage-collected with
+ * its timer, so a look-up that made garbage (the parse of a large answer)
+ * lost its deadline. The timer is unref'd: it never keeps the process alive.
+ */
 export function lookupSignal(options: LookupOptions): AbortSignal {
-  const signals = [AbortSignal.timeout(options.timeoutMs)];
-  if (options.signal !== undefined) signals.push(options.signal);
-  return AbortSignal.any(signals);
+  const deadline = new AbortController();
+  setTimeout(() => {
+    deadline.abort(new DOMException("the look-up's deadline passed", "TimeoutError"));
+  }, options.timeoutMs).unref();
+  if (options.signal === undefined) return deadline.signal;
+  return AbortSignal.any([deadline.signal, options.signal]);
 }
 
 /**

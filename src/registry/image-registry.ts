@@ -4,6 +4,7 @@ import type { Registry } from "./ecosystems.js";
 import { imageCredential } from "./image-auth.js";
 import { imageName, parseImageName, podmanShortName, TAG } from "./image-ref.js";
 import { listTags } from "./image-tags-api.js";
+import { Pace } from "./pace.js";
 import { compareTags, isVersionTag, newestLike, newestVersionTag } from "./tag-order.js";
 
 /**
@@ -30,8 +31,10 @@ export const imageRegistry: Registry = {
     const fail = registryFail(`registry ${shown}`);
     const credential = imageCredential(ref, podman, spawn.env, spawn.env["HOME"] ?? homedir());
     const tags = await listTags(ref, credential, fail, options);
+    // Choosing among the tags is paced too: the run's interrupt stops it.
+    const pace = new Pace(options.signal);
     if (pkg.spec.includes("@")) {
-      const newest = newestVersionTag(tags);
+      const newest = await newestVersionTag(tags, pace);
       throw fail(
         `${name} is pinned by digest, which no tag can be compared with` +
           (newest === undefined ? "" : `; its newest version tag is ${newest}`),
@@ -39,14 +42,14 @@ export const imageRegistry: Registry = {
     }
     const pinned = pkg.version;
     if (pinned === undefined) {
-      const latest = newestVersionTag(tags);
+      const latest = await newestVersionTag(tags, pace);
       if (latest === undefined) throw fail(`${ref.repository} has no version tag`);
       return { registry: shown, latest, versions: tags };
     }
     if (!isVersionTag(pinned))
       throw fail(`tag ${pinned} is not a version: which tag is newer cannot be told`);
     if (!tags.includes(pinned)) throw fail(`${ref.repository} has no tag ${pinned}`);
-    return { registry: shown, latest: newestLike(pinned, tags)!, versions: tags };
+    return { registry: shown, latest: (await newestLike(pinned, tags, pace))!, versions: tags };
   },
   compare: compareTags,
   isVersion: (tag) => TAG.test(tag),

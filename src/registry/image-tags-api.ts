@@ -1,9 +1,12 @@
+import { isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, type Fail } from "./fetch-failure.js";
 import type { ImageCredential } from "./image-auth.js";
+import { nextLink, readChallenge } from "./image-headers.js";
 import { isLoopback, TAG, type ImageRef } from "./image-ref.js";
+import { eachPaced, Pace } from "./pace.js";
 
 /** Tags asked per page (the registry may send fewer, and a `Link` to the rest). */
 export const PAGE_SIZE = 100;
@@ -27,7 +30,25 @@ export async function listTags(
   fail: Fail,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<string[]> {
+  try {
+    return await readTags(ref, credential, fail, options);
+  } catch (err) {
+    // A body cut by the deadline, or a parse stopped by it: one line; an interrupt as itself.
+    options.signal?.throwIfAborted();
+    if (isContractpinError(err)) throw err;
+    throw fail(fetchFailureReason(err, options.timeoutMs), err);
+  }
+}
+
+async function readTags(
+  ref: ImageRef,
+  credential: ImageCredential | undefined,
+  fail: Fail,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<string[]> {
   const signal = lookupSignal(options);
+  // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the registry sent.
+  const pace = new Pace(signal);
   const get = async (url: URL, headers: Record<string, string>, method = "GET", body?: string) => {
     try {
       return await fetch(url, {
@@ -49,11 +70,15 @@ export async function listTags(
     if (bytes === undefined)
       throw fail(`sent ${what} past ${MAX_TOTAL_BYTES / 1024 / 1024} MiB of answers`);
     budget -= bytes.byteLength;
+    pace.count(bytes.byteLength);
+    let doc: unknown;
     try {
-      return parseJson(bytes);
+      doc = parseJson(bytes);
     } catch {
       throw fail(`sent ${what} that is not JSON`);
     }
+    if (pace.due) await pace.turn();
+    return doc;
   };
 
   const tags: string[] = [];
@@ -78,8 +103,10 @@ export async function listTags(
     const doc = await readJson(response, "a tag list");
     const list = isJsonObject(doc) ? getMember(doc, "tags") : undefined;
     if (!Array.isArray(list) && list !== null) throw fail(`sent a tag list without tags`);
-    for (const tag of list ?? []) if (typeof tag === "string" && TAG.test(tag)) tags.push(tag);
-    const next = nextPage(response.headers.get("link"), url);
+    await eachPaced(list ?? [], pace, (tag) => {
+      if (typeof tag === "string" && TAG.test(tag)) tags.push(tag);
+    });
+    const next = nextLink(response.headers.get("link"), url, pace);
     if (next === undefined) return tags;
     if (next.origin !== url.origin) throw fail("sent a next page on another host");
     url = next;
@@ -100,8 +127,7 @@ export async function listTags(
 
   /** The Authorization header a 401's challenge asks for. */
   async function authorize(challenge: string): Promise<string> {
-    const scheme = /^\s*(\w+)/.exec(challenge)?.[1]?.toLowerCase();
-    const params = challengeParams(challenge);
+    const { scheme, params } = readChallenge(challenge, pace);
     const basic =
       credential?.basic === undefined
         ? undefined
@@ -152,28 +178,5 @@ export async function listTags(
     if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token))
       throw fail("token service sent no token");
     return `Bearer ${token}`;
-  }
-}
-
-/** The parameters of a `WWW-Authenticate` challenge (`realm="…",service="…"`). */
-export function challengeParams(challenge: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const param = /([A-Za-z_]+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
-  for (const m of challenge.replace(/^\s*\w+\s*/, "").matchAll(param)) {
-    const key = m[1]!.toLowerCase();
-    if (!Object.hasOwn(out, key)) out[key] = m[2]?.replace(/\\(.)/g, "$1") ?? m[3] ?? "";
-  }
-  return out;
-}
-
-/** The `rel="next"` target of a `Link` header, resolved against the page it came with. */
-function nextPage(link: string | null, base: URL): URL | undefined {
-  if (link === null) return undefined;
-  const m = /<([^>]*)>\s*;[^,]*\brel="?next"?/.exec(link);
-  if (m === null) return undefined;
-  try {
-    return new URL(m[1]!, base);
-  } catch {
-    return undefined;
   }
 }

@@ -4,6 +4,7 @@ import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, registryFail } from "./fetch-failure.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
+import { eachPaced, Pace } from "./pace.js";
 import { EXACT_VERSION, newestOf } from "./versions.js";
 
 /** The most bytes of a package's metadata read (a popular package's abbreviated document is a few MiB). */
@@ -35,7 +36,7 @@ export async function npmVersions(
     throw fail("not a URL");
   }
   const auth = authorizationFor(config, base);
-  let body: Uint8Array | undefined;
+  const signal = lookupSignal(options);
   try {
     const response = await fetch(url, {
       headers: {
@@ -43,7 +44,7 @@ export async function npmVersions(
         ...(auth === undefined ? {} : { authorization: auth }),
       },
       redirect: "follow",
-      signal: lookupSignal(options),
+      signal,
     });
     if (response.status === 404) throw fail(`has no package ${name}`);
     if (response.status === 401 || response.status === 403) {
@@ -52,26 +53,33 @@ export async function npmVersions(
       );
     }
     if (!response.ok) throw fail(`answered HTTP ${response.status} for ${name}`);
-    body =
+    const body =
       response.body === null
         ? new Uint8Array()
         : await readAtMost(response.body, MAX_METADATA_BYTES);
+    if (body === undefined)
+      throw fail(`the metadata of ${name} is over ${MAX_METADATA_BYTES / 1024 / 1024} MiB`);
+    // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the registry sent.
+    return { registry: shown, ...(await parseMetadata(body, name, fail, new Pace(signal))) };
   } catch (err) {
     options.signal?.throwIfAborted();
     if (err instanceof ContractpinError) throw err;
     throw fail(fetchFailureReason(err, options.timeoutMs), err);
   }
-  if (body === undefined)
-    throw fail(`the metadata of ${name} is over ${MAX_METADATA_BYTES / 1024 / 1024} MiB`);
-  return { registry: shown, ...parseMetadata(body, name, fail) };
 }
 
-function parseMetadata(
+/**
+ * The `latest` tag and the exact versions of a package's metadata, linear in
+ * it and paced by `pace`.
+ */
+export async function parseMetadata(
   body: Uint8Array,
   name: string,
   fail: (why: string) => ContractpinError,
-): { latest: string; versions: string[] } {
+  pace: Pace = new Pace(),
+): Promise<{ latest: string; versions: string[] }> {
   let doc: unknown;
+  pace.count(body.byteLength);
   try {
     doc = parseJson(body);
   } catch (err) {
@@ -79,14 +87,25 @@ function parseMetadata(
     // "latest" or version key must not be read one way here and another by npm.
     throw fail(`sent metadata for ${name} that is not strict JSON (${(err as Error).message})`);
   }
+  if (pace.due) await pace.turn();
   const d = doc as { "dist-tags"?: { latest?: unknown }; versions?: unknown };
-  const versions =
-    typeof d.versions === "object" && d.versions !== null ? Object.keys(d.versions) : [];
-  const exact = versions.filter((v) => EXACT_VERSION.test(v));
+  const listed = typeof d.versions === "object" && d.versions !== null ? d.versions : {};
+  const exact: string[] = [];
+  await eachPaced(Object.keys(listed), pace, (v) => {
+    pace.count(v.length);
+    if (EXACT_VERSION.test(v)) exact.push(v);
+  });
   const latest = d["dist-tags"]?.latest;
-  if (typeof latest === "string" && EXACT_VERSION.test(latest)) return { latest, versions: exact };
-  // No usable `latest` tag: npm then takes the newest release.
-  const newest = newestOf(exact);
+  if (latest !== undefined) {
+    if (typeof latest === "string" && EXACT_VERSION.test(latest) && Object.hasOwn(listed, latest))
+      return { latest, versions: exact };
+    // The tag is what npx takes; one that names no listed version says the registry is at
+    // fault, and which version would run cannot be told: never "newer", never "up to date".
+    const named = typeof latest === "string" && EXACT_VERSION.test(latest) ? latest : "a value";
+    throw fail(`its 'latest' tag of ${name} names ${named}, which is not a version it lists`);
+  }
+  // No `latest` tag: npm then takes the newest release.
+  const newest = await newestOf(exact, pace);
   if (newest === undefined) throw fail(`lists no version of ${name}`);
   return { latest: newest, versions: exact };
 }

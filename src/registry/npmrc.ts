@@ -12,6 +12,8 @@ import { dirname, join, resolve } from "node:path";
  */
 export interface NpmConfig {
   get(key: string): string | undefined;
+  /** Every key set in any layer. */
+  keys(): Iterable<string>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -34,7 +36,9 @@ export function parseNpmrc(text: string, env: Env): Map<string, string> {
 }
 
 function expand(text: string, env: Env): string {
-  return text.replace(/(\\*)\$\{([^${}]+)\}/g, (whole, escapes: string, name: string) =>
+  // A run of backslashes is matched from its first one only (the lookbehind): tried from each
+  // of them, a long run that no `${` follows would cost its length squared.
+  return text.replace(/(?<!\\)(\\*)\$\{([^${}]+)\}/g, (whole, escapes: string, name: string) =>
     escapes.length % 2 === 1 ? whole.slice(1) : `${escapes}${env[name] ?? ""}`,
   );
 }
@@ -92,6 +96,7 @@ export function loadNpmConfig(
       for (const layer of layers) if (layer.has(key)) return layer.get(key);
       return undefined;
     },
+    keys: () => new Set(layers.flatMap((layer) => [...layer.keys()])),
   };
 }
 
@@ -112,9 +117,21 @@ export function registryFor(config: NpmConfig, name: string): string {
  */
 export function authorizationFor(config: NpmConfig, registry: string): string | undefined {
   const url = new URL(registry);
-  let path = url.pathname.endsWith("/") ? url.pathname : `${url.pathname}/`;
-  for (;;) {
-    const nerf = `//${url.host}${path}`;
+  const path = url.pathname.endsWith("/") ? url.pathname : `${url.pathname}/`;
+  const target = `//${url.host}${path}`;
+  // The `//host/path/` prefixes of the target that some key is set for, longest first: the
+  // same order as walking up the path a segment at a time, without building a key for each
+  // segment of a URL that may have thousands.
+  const nerfs = new Set<string>();
+  for (const key of config.keys()) {
+    const colon = key.lastIndexOf(":");
+    const nerf = key.slice(0, colon);
+    const field = key.slice(colon + 1);
+    if (CREDENTIAL_FIELDS.has(field) && nerf.startsWith("//") && nerf.endsWith("/")) {
+      if (target.startsWith(nerf)) nerfs.add(nerf);
+    }
+  }
+  for (const nerf of [...nerfs].sort((a, b) => b.length - a.length)) {
     const token = config.get(`${nerf}:_authToken`);
     if (token) return `Bearer ${token}`;
     const auth = config.get(`${nerf}:_auth`);
@@ -125,7 +142,8 @@ export function authorizationFor(config: NpmConfig, registry: string): string | 
       const plain = Buffer.from(password, "base64").toString("utf8");
       return `Basic ${Buffer.from(`${user}:${plain}`).toString("base64")}`;
     }
-    if (path === "/") return undefined;
-    path = path.replace(/[^/]*\/$/, "");
   }
+  return undefined;
 }
+
+const CREDENTIAL_FIELDS = new Set(["_authToken", "_auth", "username", "_password"]);

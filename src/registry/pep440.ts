@@ -5,18 +5,22 @@
  * `1.0`), and a release compared without its trailing zeros (`1.0` == `1.0.0`).
  */
 
-// The permissive form of PEP 440's appendix ("Parsing version strings with regular expressions").
-const VERSION =
-  /^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d+)?)?(?:-(\d+)|[-_.]?(post|rev|r)[-_.]?(\d+)?)?(?:[-_.]?(dev)[-_.]?(\d+)?)?(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$/i;
+import { compareNumerals, withoutLeadingZeros } from "./numerals.js";
+import { eachPaced, highest, Pace } from "./pace.js";
+import { scanPep440 } from "./pep440-scan.js";
 
-/** A parsed version; numbers as bigint (a segment may exceed 2^53). */
+/**
+ * A parsed version; each number as its digits without leading zeros (any
+ * length: a segment may exceed 2^53, and is compared by compareNumerals).
+ */
 export interface Pep440 {
-  epoch: bigint;
-  release: bigint[];
-  pre?: { label: "a" | "b" | "rc"; n: bigint };
-  post?: bigint;
-  dev?: bigint;
-  local?: (bigint | string)[];
+  epoch: string;
+  release: string[];
+  pre?: { label: "a" | "b" | "rc"; n: string };
+  post?: string;
+  dev?: string;
+  /** The local label's parts: a number's digits, or a word (lower case). */
+  local?: { digits?: string; word?: string }[];
 }
 
 const PRE_LABELS: Record<string, "a" | "b" | "rc"> = {
@@ -32,13 +36,13 @@ const PRE_LABELS: Record<string, "a" | "b" | "rc"> = {
 
 /** The version, or undefined when the text is not a PEP 440 version. */
 export function parsePep440(text: string): Pep440 | undefined {
-  const m = VERSION.exec(text);
-  if (m === null) return undefined;
-  const [, epoch, release, preL, preN, postN1, postL, postN2, devL, devN, local] = m;
-  const n = (s: string | undefined) => BigInt(s ?? "0");
+  const m = scanPep440(text);
+  if (m === undefined) return undefined;
+  const [epoch, release, preL, preN, postN1, postL, postN2, devL, devN, local] = m;
+  const n = (s: string | undefined) => withoutLeadingZeros(s ?? "0");
   return {
     epoch: n(epoch),
-    release: release!.split(".").map((s) => BigInt(s)),
+    release: release.split(".").map(n),
     ...(preL === undefined ? {} : { pre: { label: PRE_LABELS[preL.toLowerCase()]!, n: n(preN) } }),
     ...(postN1 !== undefined
       ? { post: n(postN1) }
@@ -52,7 +56,7 @@ export function parsePep440(text: string): Pep440 | undefined {
           local: local
             .toLowerCase()
             .split(/[-_.]/)
-            .map((s) => (/^\d+$/.test(s) ? BigInt(s) : s)),
+            .map((s) => (/^\d+$/.test(s) ? { digits: n(s) } : { word: s })),
         }),
   };
 }
@@ -62,12 +66,12 @@ export function normalizePep440(text: string): string | undefined {
   const v = parsePep440(text);
   if (v === undefined) return undefined;
   return (
-    (v.epoch === 0n ? "" : `${v.epoch}!`) +
+    (v.epoch === "0" ? "" : `${v.epoch}!`) +
     v.release.join(".") +
     (v.pre === undefined ? "" : `${v.pre.label}${v.pre.n}`) +
     (v.post === undefined ? "" : `.post${v.post}`) +
     (v.dev === undefined ? "" : `.dev${v.dev}`) +
-    (v.local === undefined ? "" : `+${v.local.join(".")}`)
+    (v.local === undefined ? "" : `+${v.local.map((p) => p.digits ?? p.word).join(".")}`)
   );
 }
 
@@ -76,12 +80,10 @@ export function isPrerelease(v: Pep440): boolean {
   return v.pre !== undefined || v.dev !== undefined;
 }
 
-const sign = (d: bigint): number => (d < 0n ? -1 : d > 0n ? 1 : 0);
-
 // The sort key of packaging's Version, with -1/+1 for its negative and positive infinities.
-function preKey(v: Pep440): [number, number, bigint] {
-  if (v.pre === undefined && v.post === undefined && v.dev !== undefined) return [-1, 0, 0n]; // 1.0.dev0 < 1.0a0
-  if (v.pre === undefined) return [1, 0, 0n];
+function preKey(v: Pep440): [number, number, string] {
+  if (v.pre === undefined && v.post === undefined && v.dev !== undefined) return [-1, 0, "0"]; // 1.0.dev0 < 1.0a0
+  if (v.pre === undefined) return [1, 0, "0"];
   return [0, ["a", "b", "rc"].indexOf(v.pre.label), v.pre.n];
 }
 
@@ -91,36 +93,49 @@ function compareLocal(a: Pep440["local"], b: Pep440["local"]): number {
     const x = a[i];
     const y = b[i];
     if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
-    if (typeof x !== typeof y) return typeof x === "bigint" ? 1 : -1; // a number ranks above a word
-    if (x !== y) return x < y ? -1 : 1;
+    // A number ranks above a word.
+    if ((x.digits === undefined) !== (y.digits === undefined))
+      return x.digits === undefined ? -1 : 1;
+    const d =
+      x.digits !== undefined
+        ? compareNumerals(x.digits, y.digits!)
+        : x.word! < y.word!
+          ? -1
+          : x.word! > y.word!
+            ? 1
+            : 0;
+    if (d !== 0) return d;
   }
   return 0;
 }
 
+/** Compares two optional numbers, an absent one ranking as `absent` (-1 below any, 1 above). */
+function compareOptional(a: string | undefined, b: string | undefined, absent: -1 | 1): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? absent : -absent;
+  return compareNumerals(a, b);
+}
+
 /** Orders two parsed versions as PEP 440 does: negative when a comes first. */
 export function comparePep440(a: Pep440, b: Pep440): number {
-  const d = sign(a.epoch - b.epoch);
+  const d = compareNumerals(a.epoch, b.epoch);
   if (d !== 0) return d;
   // Releases are padded with zeros: 1.0 == 1.0.0.
   const [x, y] = [a.release, b.release];
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const r = sign((x[i] ?? 0n) - (y[i] ?? 0n));
+    const r = compareNumerals(x[i] ?? "0", y[i] ?? "0");
     if (r !== 0) return r;
   }
   const [pa, pb] = [preKey(a), preKey(b)];
   if (pa[0] !== pb[0]) return pa[0] - pb[0];
   if (pa[1] !== pb[1]) return pa[1] - pb[1];
-  if (pa[2] !== pb[2]) return sign(pa[2] - pb[2]);
+  const p = compareNumerals(pa[2], pb[2]);
+  if (p !== 0) return p;
   // No post-release ranks below any; no dev release ranks above any.
-  if (a.post !== b.post) {
-    if (a.post === undefined || b.post === undefined) return a.post === undefined ? -1 : 1;
-    return sign(a.post - b.post);
-  }
-  if (a.dev !== b.dev) {
-    if (a.dev === undefined || b.dev === undefined) return a.dev === undefined ? 1 : -1;
-    return sign(a.dev - b.dev);
-  }
-  return compareLocal(a.local, b.local);
+  return (
+    compareOptional(a.post, b.post, -1) ||
+    compareOptional(a.dev, b.dev, 1) ||
+    compareLocal(a.local, b.local)
+  );
 }
 
 /** Compares two version strings (each must parse; one that does not ranks first). */
@@ -146,13 +161,20 @@ export function isPep440Version(text: string): boolean {
  * pre-release, or the highest pre-release when nothing else is offered; with
  * `pre` (pip's --pre, uv's --prerelease allow), the highest of all.
  */
-export function latestPep440(versions: readonly string[], pre = false): string | undefined {
-  const parsed = versions
-    .map((text) => ({ text, v: parsePep440(text) }))
-    .filter((p): p is { text: string; v: Pep440 } => p.v !== undefined)
-    .sort((p, q) => comparePep440(p.v, q.v));
+export async function latestPep440(
+  versions: readonly string[],
+  pre = false,
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
+  const parsed: { text: string; v: Pep440 }[] = [];
+  await eachPaced(versions, pace, (text) => {
+    pace.count(text.length);
+    const v = parsePep440(text);
+    if (v !== undefined) parsed.push({ text, v });
+  });
+  const byVersion = (p: { v: Pep440 }, q: { v: Pep440 }) => comparePep440(p.v, q.v);
   const finals = pre ? [] : parsed.filter((p) => !isPrerelease(p.v));
-  return (finals.length > 0 ? finals : parsed).at(-1)?.text;
+  return (await highest(finals.length > 0 ? finals : parsed, byVersion, pace))?.text;
 }
 
 /** A project name as PEP 503 normalises it: lower case, each run of `-`, `_`, `.` one `-`. */

@@ -36,15 +36,31 @@ export function parsePipConf(text: string, path: string): Map<string, Map<string
     } else if (/^\s/.test(raw) && section !== undefined && last !== undefined) {
       section.set(last, `${section.get(last)}\n${raw.trim()}`); // a continuation line
     } else {
-      const kv = /^([^=:\s][^=:]*?)\s*[=:]\s*(.*)$/.exec(raw);
-      if (kv === null || section === undefined) {
+      const kv = keyValue(raw);
+      if (kv === undefined || section === undefined) {
         throw notChecked(`cannot read pip's configuration ${path} (line ${n + 1})`);
       }
-      last = kv[1]!.toLowerCase().replace(/_/g, "-");
-      section.set(last, kv[2]!.trim());
+      last = kv[0].toLowerCase().replace(/_/g, "-");
+      section.set(last, kv[1]);
     }
   }
   return sections;
+}
+
+/**
+ * `key = value` (or `key: value`): the key is what comes before the first `=`
+ * or `:`, blanks after it dropped, and starts with neither a blank nor the
+ * delimiter; the value is the rest, trimmed, holding no line break. By indexOf and
+ * trims, not a lazy pattern, which a long line of blanks makes quadratic.
+ */
+function keyValue(raw: string): [string, string] | undefined {
+  const eq = raw.indexOf("=");
+  const colon = raw.indexOf(":");
+  const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+  if (at <= 0 || raw[0]!.trim() === "") return undefined;
+  const value = raw.slice(at + 1).trimStart();
+  if (/[\n\r\u2028\u2029]/.test(value)) return undefined;
+  return [raw.slice(0, at).trimEnd(), value.trimEnd()];
 }
 
 function readConf(path: string): Map<string, Map<string, string>> | undefined {

@@ -3,6 +3,7 @@ import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import type { LookupOptions, PackageVersions } from "./ecosystems.js";
 import { netrcAuthorization } from "./netrc.js";
+import { Pace } from "./pace.js";
 import { redactUrl } from "./npm.js";
 import { latestPep440, normalizeProjectName } from "./pep440.js";
 import { htmlPageVersions, isJsonPage, jsonPageVersions, SIMPLE_ACCEPT } from "./simple-api.js";
@@ -100,11 +101,14 @@ async function askIndex(
       if (body === undefined) {
         throw fail(`the page of ${project} is over ${MAX_PAGE_BYTES / 1024 / 1024} MiB`);
       }
+      // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the index sent.
+      const pace = new Pace(signal);
       try {
         return isJsonPage(response.headers.get("content-type"))
-          ? jsonPageVersions(body, project)
-          : htmlPageVersions(Buffer.from(body).toString("utf8"), project);
+          ? await jsonPageVersions(body, project, pace)
+          : await htmlPageVersions(Buffer.from(body).toString("utf8"), project, pace);
       } catch (err) {
+        if (signal.aborted) throw err;
         throw fail(
           `sent a page for ${project} that is not a Simple API page (${(err as Error).message})`,
         );
@@ -152,7 +156,7 @@ export async function pythonVersions(
     throw registryFail(where)(`has no package ${project}`);
   }
   const versions = [...new Set(answers.flatMap((a) => a.versions))];
-  const latest = latestPep440(versions, plan.pre === true);
+  const latest = await latestPep440(versions, plan.pre === true, new Pace(options.signal));
   if (latest === undefined) {
     throw registryFail(`index ${where}`)(`lists no version of ${project}`);
   }

@@ -1,4 +1,6 @@
 import { parseJson } from "../core/strict-json.js";
+import { eachAnchor } from "./html-anchors.js";
+import { eachPaced, Pace } from "./pace.js";
 import { normalizeProjectName, normalizePep440 } from "./pep440.js";
 
 /**
@@ -14,9 +16,18 @@ export const SIMPLE_ACCEPT =
   "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01";
 
 const SDIST_SUFFIXES = [".tar.gz", ".zip", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tar", ".tgz"];
+const LONGEST_SUFFIX = Math.max(...SDIST_SUFFIXES.map((s) => s.length));
 
-/** The version a distribution file of `project` holds, or undefined when it holds none of it. */
-export function fileVersion(filename: string, project: string): string | undefined {
+/**
+ * The version a distribution file of `project` holds, or undefined when it
+ * holds none of it. Linear in the file name (its work counted in `pace`).
+ */
+export function fileVersion(
+  filename: string,
+  project: string,
+  pace: Pace = new Pace(),
+): string | undefined {
+  pace.count(filename.length);
   const want = normalizeProjectName(project);
   let version: string | undefined;
   if (filename.endsWith(".whl")) {
@@ -24,105 +35,134 @@ export function fileVersion(filename: string, project: string): string | undefin
     const parts = filename.slice(0, -4).split("-");
     if (parts.length !== 5 && parts.length !== 6) return undefined;
     if (normalizeProjectName(parts[0]!) !== want) return undefined;
-    version = parts[1];
+    version = parts[1]!;
   } else {
-    const suffix = SDIST_SUFFIXES.find((s) => filename.toLowerCase().endsWith(s));
+    const tail = filename.slice(-LONGEST_SUFFIX).toLowerCase();
+    const suffix = SDIST_SUFFIXES.find((s) => tail.endsWith(s));
     if (suffix === undefined) return undefined;
     const stem = filename.slice(0, -suffix.length);
-    // A legacy sdist name may hold dashes: the version follows the dash after which the name matches.
-    for (let i = stem.indexOf("-"); i >= 0; i = stem.indexOf("-", i + 1)) {
-      if (normalizeProjectName(stem.slice(0, i)) === want) {
-        version = stem.slice(i + 1);
-        break;
-      }
+    const dash = nameEnd(stem, want);
+    if (dash < 0) return undefined;
+    version = stem.slice(dash + 1);
+  }
+  pace.count(version.length);
+  return normalizePep440(version);
+}
+
+/**
+ * Where a legacy sdist's name ends: the first dash of `stem` before which the
+ * text is the project's name (PEP 503-normalised, `want`), or -1. The name
+ * may hold dashes itself, so each dash is a candidate; the normalised prefix
+ * is built once, character by character, and the pass stops where it stops
+ * matching `want` (a longer prefix only adds to it): linear in the stem.
+ */
+function nameEnd(stem: string, want: string): number {
+  let matched = 0; // the characters of `want` the normalised prefix equals
+  let inRun = false; // the prefix ends in a run of -, _ or . (normalised to one -)
+  for (let i = 0; i < stem.length;) {
+    const c = stem.codePointAt(i)!;
+    if (c === 0x2d /* - */ && i > 0 && matched === want.length) {
+      // Checked whole once: a per-character lower case could differ from the string's.
+      return normalizeProjectName(stem.slice(0, i)) === want ? i : -1;
     }
+    const size = c > 0xffff ? 2 : 1;
+    if (c === 0x2d || c === 0x5f /* _ */ || c === 0x2e /* . */) {
+      if (!inRun && want.charCodeAt(matched++) !== 0x2d) return -1;
+      inRun = true;
+    } else {
+      const lower = String.fromCodePoint(c).toLowerCase();
+      if (!want.startsWith(lower, matched)) return -1;
+      matched += lower.length;
+      inRun = false;
+    }
+    i += size;
   }
-  return version === undefined ? undefined : normalizePep440(version);
-}
-
-interface IndexFile {
-  filename: string;
-  yanked: boolean;
-}
-
-/** The versions the files offer, each once (normalised), yanked files left out. */
-function offered(files: readonly IndexFile[], project: string, listed?: Set<string>): string[] {
-  const versions = new Set<string>();
-  for (const f of files) {
-    if (f.yanked) continue;
-    const v = fileVersion(f.filename, project);
-    if (v !== undefined && (listed === undefined || listed.has(v))) versions.add(v);
-  }
-  return [...versions];
+  return -1;
 }
 
 /**
  * A PEP 691 JSON project page, through the strict parser. PEP 700's
  * `versions`, when present, bounds what the files offer (a version with no
- * file that may be installed is not offered).
- * @throws Error with a one-line reason when the page is not one.
+ * file that may be installed is not offered). Yanked files (PEP 592) offer
+ * nothing. Paced by `pace`, linear in the page.
+ * @throws Error with a one-line reason when the page is not one; the
+ *   signal's reason when `pace`'s signal is aborted.
  */
-export function jsonPageVersions(body: Uint8Array, project: string): string[] {
+export async function jsonPageVersions(
+  body: Uint8Array,
+  project: string,
+  pace: Pace = new Pace(),
+): Promise<string[]> {
+  pace.count(body.byteLength);
   const doc = parseJson(body);
+  if (pace.due) await pace.turn();
   if (typeof doc !== "object" || doc === null || Array.isArray(doc))
     throw new Error("not an object");
   const files = (doc as Record<string, unknown>)["files"];
   if (!Array.isArray(files)) throw new Error("no 'files' list");
-  const parsed: IndexFile[] = files.map((f) => {
+  const listed = (doc as Record<string, unknown>)["versions"];
+  let known: Set<string> | undefined;
+  if (listed !== undefined) {
+    if (!Array.isArray(listed) || !listed.every((v) => typeof v === "string")) {
+      throw new Error("a 'versions' that is not a list of strings");
+    }
+    known = new Set();
+    await eachPaced(listed as string[], pace, (v) => {
+      pace.count(v.length);
+      const normal = normalizePep440(v);
+      if (normal !== undefined) known!.add(normal);
+    });
+  }
+  const versions = new Set<string>();
+  await eachPaced(files, pace, (f) => {
     const entry = f as Record<string, unknown>;
     if (typeof entry !== "object" || entry === null || typeof entry["filename"] !== "string") {
       throw new Error("a file without a 'filename'");
     }
     const yanked = entry["yanked"];
-    return { filename: entry["filename"], yanked: yanked !== undefined && yanked !== false };
+    if (yanked !== undefined && yanked !== false) return;
+    const v = fileVersion(entry["filename"], project, pace);
+    if (v !== undefined && (known === undefined || known.has(v))) versions.add(v);
   });
-  const listed = (doc as Record<string, unknown>)["versions"];
-  if (listed === undefined) return offered(parsed, project);
-  if (!Array.isArray(listed) || !listed.every((v) => typeof v === "string")) {
-    throw new Error("a 'versions' that is not a list of strings");
-  }
-  const known = listed.map((v) => normalizePep440(v)).filter((v) => v !== undefined);
-  return offered(parsed, project, new Set(known));
-}
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
-    if (e[0] === "#") {
-      const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1));
-      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[e.toLowerCase()] ?? whole;
-  });
+  return [...versions];
 }
 
 /**
  * A PEP 503 HTML project page: each anchor's `href` names a file (its last
  * path segment, without `#hash` or query, percent-decoded, as pip takes it);
- * `data-yanked` marks it yanked.
+ * `data-yanked` marks it yanked. Paced by `pace`, linear in the page
+ * (eachAnchor).
+ * @throws the signal's reason when `pace`'s signal is aborted.
  */
-export function htmlPageVersions(html: string, project: string): string[] {
-  const files: IndexFile[] = [];
-  for (const m of html.matchAll(/<a\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi)) {
-    const attrs = new Map<string, string>();
-    for (const a of m[1]!.matchAll(
-      /([^\s=/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g,
-    )) {
-      attrs.set(a[1]!.toLowerCase(), decodeEntities(a[2] ?? a[3] ?? a[4] ?? ""));
-    }
-    const href = attrs.get("href");
-    if (href === undefined) continue;
-    const path = href.replace(/[#?].*$/s, "");
-    let filename: string;
-    try {
-      filename = decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
-    } catch {
-      continue;
-    }
-    files.push({ filename, yanked: attrs.has("data-yanked") });
+export async function htmlPageVersions(
+  html: string,
+  project: string,
+  pace: Pace = new Pace(),
+): Promise<string[]> {
+  const versions = new Set<string>();
+  await eachAnchor(html, pace, (attributes) => {
+    const href = attributes.get("href");
+    if (href === undefined || attributes.has("data-yanked")) return;
+    const filename = hrefFileName(href);
+    const v = filename === undefined ? undefined : fileVersion(filename, project, pace);
+    if (v !== undefined) versions.add(v);
+  });
+  return [...versions];
+}
+
+/** The file an href names: its last path segment, percent-decoded; undefined when it does not decode. */
+function hrefFileName(href: string): string | undefined {
+  let end = href.length;
+  const hash = href.indexOf("#");
+  const query = href.indexOf("?");
+  if (hash >= 0) end = hash;
+  if (query >= 0 && query < end) end = query;
+  const path = href.slice(0, end);
+  try {
+    return decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
+  } catch {
+    return undefined;
   }
-  return offered(files, project);
 }
 
 /** Whether a Content-Type names the JSON form of the Simple API. */

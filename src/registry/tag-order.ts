@@ -1,3 +1,6 @@
+import { compareNumerals } from "./numerals.js";
+import { eachPaced, highest, Pace } from "./pace.js";
+
 /**
  * Image tags are names, not versions: `1.2.3`, `1.2.3-alpine`, `1.2`, `latest`
  * and `bookworm` may all name images of one release. A pinned tag is only
@@ -37,23 +40,23 @@ export function compareTags(a: string, b: string): number {
 function compareRun(p: string, q: string): number {
   const pn = /^\d/.test(p);
   const qn = /^\d/.test(q);
-  if (pn && qn) {
-    const s = p.replace(/^0+(?=.)/, "");
-    const t = q.replace(/^0+(?=.)/, "");
-    if (s.length !== t.length) return s.length - t.length;
-    return s < t ? -1 : s > t ? 1 : 0;
-  }
+  if (pn && qn) return compareNumerals(p, q);
   if (pn !== qn) return pn ? -1 : 1;
   return p < q ? -1 : p > q ? 1 : 0;
 }
 
-/** The newest tag of the same shape as `pinned`, or undefined when none is offered. */
-export function newestLike(pinned: string, tags: readonly string[]): string | undefined {
+/** The newest tag of the same shape as `pinned`, or undefined when none is offered (paced by `pace`). */
+export async function newestLike(
+  pinned: string,
+  tags: readonly string[],
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
   const shape = tagShape(pinned);
-  return tags
-    .filter((t) => tagShape(t) === shape)
-    .sort(compareTags)
-    .at(-1);
+  const like: string[] = [];
+  await eachPaced(tags, pace, (tag) => {
+    if (tagShape(tag) === shape) like.push(tag);
+  });
+  return highest(like, compareTags, pace);
 }
 
 /**
@@ -61,8 +64,15 @@ export function newestLike(pinned: string, tags: readonly string[]): string | un
  * optional `v`; those without it when there are any), for an image run at `latest` or by digest; undefined when the
  * repository has none.
  */
-export function newestVersionTag(tags: readonly string[]): string | undefined {
-  const plain = tags.filter((t) => /^\d+(?:\.\d+)*$/.test(t));
-  const listed = plain.length > 0 ? plain : tags.filter((t) => /^v\d+(?:\.\d+)*$/.test(t));
-  return listed.sort(compareTags).at(-1);
+export async function newestVersionTag(
+  tags: readonly string[],
+  pace: Pace = new Pace(),
+): Promise<string | undefined> {
+  const plain: string[] = [];
+  const prefixed: string[] = [];
+  await eachPaced(tags, pace, (tag) => {
+    if (/^\d+(?:\.\d+)*$/.test(tag)) plain.push(tag);
+    else if (/^v\d+(?:\.\d+)*$/.test(tag)) prefixed.push(tag);
+  });
+  return highest(plain.length > 0 ? plain : prefixed, compareTags, pace);
 }

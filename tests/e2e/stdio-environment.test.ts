@@ -136,9 +136,17 @@ describe("the environment of a stdio server", () => {
       NPM_CONFIG_CAFILE: "/etc/ssl/corp-ca.pem",
       PIP_INDEX_URL: "https://pypi.internal/simple",
     };
-    const withCredentials = {
-      HTTP_PROXY: "http://ci:proxy-pass-5a1e@proxy.internal:3128",
+    // Each spelling a runner's HTTP client reads a credential in (docs/servers.md).
+    const runnerCredentials = {
+      http_proxy: "http://ci:proxy-pass-5a1e@proxy.internal:3128",
+      HTTP_PROXY: "ci:nosheme-pass-4d2c@proxy.internal:3128",
       UV_INDEX_URL: "https://token-8c3d@pypi.internal/simple",
+      PIP_EXTRA_INDEX_URL: "https://pypi.fury.io/1AbCdEfGhIjKlMnOpQrS/acme/",
+      NPM_CONFIG_REGISTRY: "https:\\\\u:backslash-pass-7c1d@npm.internal/",
+      UV_INDEX: "corp=https://u:uv-pass-3e2a@[fd00::1]/simple",
+    };
+    const withCredentials = {
+      ...runnerCredentials,
       NPM_TOKEN: "npm_token_value_2b7f",
       NPM_CONFIG__AUTH: "auth-value-6e4a",
       "npm_config_//npm.internal/:_authToken": "authtoken-value-3f9b",
@@ -153,14 +161,28 @@ describe("the environment of a stdio server", () => {
     for (const name of Object.keys(withCredentials))
       assert.equal(env[name], undefined, `${name} reached the server`);
     const values = Object.values(env).join("\n");
-    for (const secret of [
+    const secrets = [
       "proxy-pass-5a1e",
+      "nosheme-pass-4d2c",
       "token-8c3d",
+      "1AbCdEfGhIjKlMnOpQrS",
+      "backslash-pass-7c1d",
+      "uv-pass-3e2a",
       "npm_token_value_2b7f",
       "auth-value-6e4a",
       "authtoken-value-3f9b",
-    ])
-      assert.ok(!values.includes(secret), secret);
+    ];
+    for (const secret of secrets) assert.ok(!values.includes(secret), secret);
+    // One line on stderr for each runner variable withheld, naming it, never its value.
+    const lines = add.stderr
+      .split("\n")
+      .filter((l) => l.includes("is not passed to stdio servers"));
+    assert.deepEqual(
+      lines.map((l) => /warning: server reporter: (\w+) is not passed/.exec(l)?.[1]).sort(),
+      Object.keys(runnerCredentials).sort(),
+      add.stderr,
+    );
+    for (const secret of secrets) assert.ok(!add.stderr.includes(secret), secret);
   });
 });
 

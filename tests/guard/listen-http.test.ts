@@ -8,7 +8,6 @@
 // non-loopback address, a foreign Origin or Host, a body over the limit, a
 // second session) and leaves no process behind.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { request as httpRequest } from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -16,6 +15,7 @@ import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
 import { driftMidSession } from "./client-scenarios.js";
+import { eventually, INIT, raw } from "./listen-raw.js";
 import {
   allPages,
   assert,
@@ -38,12 +38,6 @@ async function httpClient(url: string, capabilities = {}): Promise<Client> {
 /** A direct stdio client, its server killed at the end of the file should the test fail first. */
 async function stdioClient(argv: string[], capabilities = {}): Promise<Client> {
   return (await officialClient(argv, { capabilities })).client;
-}
-
-/** Waits until `test` holds, up to 10 s. */
-async function eventually(test: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(test(), what);
 }
 
 describe("server-everything through the guard's HTTP listener, with the official client", () => {
@@ -286,37 +280,6 @@ describe("the fake server through the listener", () => {
   });
 });
 
-/** One raw HTTP request to the listener (node:http, so that Host can be set). */
-function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: options.method ?? "POST", headers: options.headers },
-      (res) => {
-        let body = "";
-        res.on("data", (d: Buffer) => (body += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(options.body);
-  });
-}
-
-const INIT = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-});
 const POST_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",

@@ -22,7 +22,20 @@ export interface LocalRegistry {
   npmEnv: Record<string, string>;
   /** Publishes the fixture server as NAME@VERSION, serving tests/fixtures/npm-server/tools-TOOLS.json. */
   publish(name: string, version: string, tools: string): void;
+  /**
+   * Rewrites what the registry stores of a published package (its
+   * storage/NAME/package.json, which verdaccio serves as it finds it): for
+   * metadata npm's own commands refuse to make, such as a `latest` tag that
+   * names no published version.
+   */
+  editMetadata(name: string, edit: (doc: StoredPackage) => void): void;
   stop(): void;
+}
+
+/** What verdaccio stores of a package: its tags and its versions' manifests. */
+export interface StoredPackage {
+  "dist-tags": Record<string, string>;
+  versions: Record<string, Record<string, unknown>>;
 }
 
 export async function startRegistry(): Promise<LocalRegistry> {
@@ -83,6 +96,12 @@ export async function startRegistry(): Promise<LocalRegistry> {
     token,
     npmEnv,
     stop,
+    editMetadata(name, edit) {
+      const file = join(dir, "storage", name, "package.json");
+      const doc = JSON.parse(readFileSync(file, "utf8")) as StoredPackage;
+      edit(doc);
+      writeFileSync(file, JSON.stringify(doc));
+    },
     publish(name, version, tools) {
       const pkg = join(dir, `pkg-${name.replace("/", "+")}-${version}`);
       cpSync(FIXTURE, pkg, { recursive: true });

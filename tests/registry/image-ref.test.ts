@@ -69,18 +69,18 @@ test("a docker spec's package and its new version: the tag replaced, digest and 
   }
 });
 
-test("tags: numbers by value, only the pinned tag's shape; latest is the newest plain version", () => {
+test("tags: numbers by value, only the pinned tag's shape; latest is the newest plain version", async () => {
   assert.ok(compareTags("1.10.0", "1.9.0") > 0);
   assert.ok(compareTags("1.0.0", "1.0.0-alpine") < 0);
   assert.ok(compareTags("007", "7") !== 0);
   assert.ok(compareTags("20240101123456789012", "20240101123456789011") > 0);
   const tags = ["1.2.0", "1.10.0", "1.11.0-rc1", "1.3.0-alpine", "1.0.0-alpine", "v9.0.0", "2"];
-  assert.equal(newestLike("1.0.0", tags), "1.10.0");
-  assert.equal(newestLike("1.0.0-alpine", tags), "1.3.0-alpine");
-  assert.equal(newestLike("1.0.0-slim", tags), undefined);
-  assert.equal(newestVersionTag(tags), "2");
-  assert.equal(newestVersionTag(["v1.2", "v1.10", "latest"]), "v1.10");
-  assert.equal(newestVersionTag(["latest", "stable"]), undefined);
+  assert.equal(await newestLike("1.0.0", tags), "1.10.0");
+  assert.equal(await newestLike("1.0.0-alpine", tags), "1.3.0-alpine");
+  assert.equal(await newestLike("1.0.0-slim", tags), undefined);
+  assert.equal(await newestVersionTag(tags), "2");
+  assert.equal(await newestVersionTag(["v1.2", "v1.10", "latest"]), "v1.10");
+  assert.equal(await newestVersionTag(["latest", "stable"]), undefined);
 });
 
 test("credentials: docker's Hub key and host keys; podman's namespace keys, most specific first", () => {

@@ -9,7 +9,7 @@ import { npmVersions } from "../../src/registry/npm.js";
 let body = "";
 let server: Server;
 let registry = "";
-const noConfig = { get: () => undefined };
+const noConfig = { get: () => undefined, keys: () => [] };
 
 before(async () => {
   server = createServer((_req, res) => {
@@ -38,4 +38,21 @@ test("clean metadata gives its latest tag and its exact versions", async () => {
   const found = await ask();
   assert.equal(found.latest, "1.0.0");
   assert.deepEqual(found.versions, ["1.0.0", "2.0.0-rc.1"]);
+});
+
+test("a 'latest' tag that names no listed version is the registry's fault, one line", async () => {
+  for (const latest of ['"9.9.9"', '"not a version"', "7"]) {
+    body = `{"dist-tags":{"latest":${latest}},"versions":{"1.0.0":{},"1.1.0":{}}}`;
+    await assert.rejects(ask, (err: Error) => {
+      assert.match(
+        err.message,
+        /'latest' tag of pkg names (9\.9\.9|a value), which is not a version it lists/,
+      );
+      assert.ok(!err.message.includes("\n"));
+      return true;
+    });
+  }
+  // Without a latest tag, npm takes the newest version; exactly, past 2^53.
+  body = '{"versions":{"9007199254740992.0.1":{},"9007199254740993.0.0":{}}}';
+  assert.equal((await ask()).latest, "9007199254740993.0.0");
 });

@@ -95,12 +95,12 @@ test("isVersion: an exact public version safe in a command line", () => {
   }
 });
 
-test("latest: the highest final release; a pre-release only when nothing else is offered", () => {
-  assert.equal(latestPep440(["1.0", "2.0rc1", "1.1", "1.1.dev0", "junk"]), "1.1");
-  assert.equal(latestPep440(["1.0.post1", "1.0"]), "1.0.post1");
-  assert.equal(latestPep440(["2.0b1", "2.0a3"]), "2.0b1");
-  assert.equal(latestPep440([]), undefined);
-  assert.equal(latestPep440(["1.0", "2.0rc1", "1.1"], true), "2.0rc1");
+test("latest: the highest final release; a pre-release only when nothing else is offered", async () => {
+  assert.equal(await latestPep440(["1.0", "2.0rc1", "1.1", "1.1.dev0", "junk"]), "1.1");
+  assert.equal(await latestPep440(["1.0.post1", "1.0"]), "1.0.post1");
+  assert.equal(await latestPep440(["2.0b1", "2.0a3"]), "2.0b1");
+  assert.equal(await latestPep440([]), undefined);
+  assert.equal(await latestPep440(["1.0", "2.0rc1", "1.1"], true), "2.0rc1");
 });
 
 test("PEP 503 names: lower case, runs of - _ . one dash", () => {

@@ -54,7 +54,7 @@ test("file names: wheels, legacy dashed sdists, other projects and non-PEP 440 v
   assert.equal(fileVersion("contractpin_fixture_py-1.0-py3.7.egg", PY_PKG), undefined);
 });
 
-test("PEP 691 JSON: PEP 700's versions bound the files; a yanked file (true or a reason) offers nothing", () => {
+test("PEP 691 JSON: PEP 700's versions bound the files; a yanked file (true or a reason) offers nothing", async () => {
   const page = (extra: Record<string, unknown>) =>
     Buffer.from(
       JSON.stringify({
@@ -70,19 +70,22 @@ test("PEP 691 JSON: PEP 700's versions bound the files; a yanked file (true or a
         ...extra,
       }),
     );
-  assert.deepEqual(jsonPageVersions(page({}), PY_PKG).sort(), ["1.0", "1.1", "1.4"]);
-  assert.deepEqual(jsonPageVersions(page({ versions: ["1.0", "1.2"] }), PY_PKG), ["1.0"]);
-  assert.throws(() => jsonPageVersions(page({ versions: "1.0" }), PY_PKG), /not a list of strings/);
+  assert.deepEqual((await jsonPageVersions(page({}), PY_PKG)).sort(), ["1.0", "1.1", "1.4"]);
+  assert.deepEqual(await jsonPageVersions(page({ versions: ["1.0", "1.2"] }), PY_PKG), ["1.0"]);
+  await assert.rejects(
+    jsonPageVersions(page({ versions: "1.0" }), PY_PKG),
+    /not a list of strings/,
+  );
 });
 
-test("PEP 503 HTML: a raw '>' in a quoted attribute does not hide the data-yanked after it", () => {
+test("PEP 503 HTML: a raw '>' in a quoted attribute does not hide the data-yanked after it", async () => {
   const html = [
     `<a href="/f/contractpin_fixture_py-2.0-py3-none-any.whl#sha256=00" data-requires-python=">=3.8" data-yanked="">w</a>`,
     `<A HREF='https://h/f/contractpin-fixture-py-1.0.tar.gz?x=1' data-requires-python="&gt;=3.8">s</A>`,
     `<a href="contractpin%5Ffixture%5Fpy-1.5-py3-none-any.whl" data-yanked>y</a>`,
     `<a name="no-href">x</a>`,
   ].join("\n");
-  assert.deepEqual(htmlPageVersions(html, PY_PKG), ["1.0"]);
+  assert.deepEqual(await htmlPageVersions(html, PY_PKG), ["1.0"]);
 });
 
 /** A loopback HTTP server for the faults a real index does not make on demand. */

@@ -60,7 +60,10 @@ ${LOCK_HELP}
   --timeout SECONDS    how long the guard waits for each page of its own
                        list requests (default 30)
   --max-message-mib N  refuse a message larger than N MiB (default 64); with
-                       --listen, also a request body (HTTP 413)
+                       --listen, also a request body (HTTP 413), and the most
+                       the server's messages may take together while they
+                       wait for a client with no stream open (the oldest past
+                       it, or past 1,000 messages, are dropped)
   --oauth-state-out FILE  where a refresh token that the authorization server
                        rotates while the guard runs is written (see verify --help)
   --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of

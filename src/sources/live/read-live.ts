@@ -15,7 +15,8 @@ import { httpFactory } from "./http-client.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
 import { readSurface, servesMore } from "./read-surface.js";
-import { INHERITED_ENV, RUNNER_ENV, stdioSpawnSpec } from "./spawn-spec.js";
+import { RUNNER_ENV } from "./runner-env.js";
+import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
 
 // On stdio, a server that leaves server/discover unanswered this long speaks

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { expandReferences, type StdioSource } from "../../core/server-source.js";
 import type { ReadContext } from "../read-tools.js";
+import { RUNNER_ENV, withheldBecause } from "./runner-env.js";
 import type { SpawnSpec } from "./stdio-transport.js";
 
 // What a stdio server inherits from contractpin's environment, as the MCP
@@ -17,57 +18,15 @@ export const INHERITED_ENV = [
   "SYSTEMROOT",
 ];
 
-// What a package runner (npx, npm exec, pnpm dlx, bunx, uvx, pipx) needs to
-// reach its registry from behind a proxy or a private CA: proxies, CA
-// files and registry addresses. Never a credential: no token or password
-// variable is here, and a value that carries one in a URL (user:password@)
-// is not passed (put it in the lock's env as a reference instead). The
-// docs/servers.md, "Servers", lists them.
-export const RUNNER_ENV = [
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-  "NODE_EXTRA_CA_CERTS",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "REQUESTS_CA_BUNDLE",
-  "NPM_CONFIG_REGISTRY",
-  "npm_config_registry",
-  "NPM_CONFIG_CAFILE",
-  "npm_config_cafile",
-  "NPM_CONFIG_STRICT_SSL",
-  "npm_config_strict_ssl",
-  "NPM_CONFIG_PROXY",
-  "npm_config_proxy",
-  "NPM_CONFIG_HTTPS_PROXY",
-  "npm_config_https_proxy",
-  "NPM_CONFIG_NOPROXY",
-  "npm_config_noproxy",
-  "NPM_CONFIG_USERCONFIG",
-  "npm_config_userconfig",
-  "NPM_CONFIG_GLOBALCONFIG",
-  "npm_config_globalconfig",
-  "PIP_INDEX_URL",
-  "PIP_EXTRA_INDEX_URL",
-  "PIP_CERT",
-  "PIP_CONFIG_FILE",
-  "UV_INDEX",
-  "UV_INDEX_URL",
-  "UV_DEFAULT_INDEX",
-  "UV_EXTRA_INDEX_URL",
-  "UV_INDEX_STRATEGY",
-  "UV_NATIVE_TLS",
-];
-
-// "http://user:secret@proxy:3128", "https://token@registry/": a credential in a URL.
-const URL_USERINFO = /:\/\/[^/?#\s]*@/;
-
-/** The variables a stdio server takes from contractpin's environment, as they are there. */
+/**
+ * The variables a stdio server takes from contractpin's environment, as they
+ * are there: INHERITED_ENV, and each RUNNER_ENV variable whose value is what
+ * that variable holds and carries no credential (runner-env.ts). Each runner
+ * variable withheld is told to `withheld` with the reason (never its value).
+ */
 export function inheritedEnv(
   env: Readonly<Record<string, string | undefined>>,
+  withheld: (name: string, why: string) => void = () => undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of INHERITED_ENV) {
@@ -76,27 +35,43 @@ export function inheritedEnv(
   }
   for (const name of RUNNER_ENV) {
     const value = env[name];
-    if (value !== undefined && value !== "" && !URL_USERINFO.test(value)) out[name] = value;
+    if (value === undefined || value === "") continue;
+    const why = withheldBecause(name, value);
+    if (why === undefined) out[name] = value;
+    else withheld(name, why);
   }
   return out;
 }
+
+// The environments whose withheld variables were told already: once per run, not per server.
+const told = new WeakMap<object, Set<string>>();
 
 /**
  * What a stdio server is started with: its argv, env and cwd with every
  * `${VAR}` expanded, and only INHERITED_ENV and RUNNER_ENV taken from
  * contractpin's own environment. verify and the guard start servers by these same rules.
+ * A runner variable withheld is said once per run through `ctx.warn`, when
+ * given, unless the server's own env sets that variable.
  *
  * @throws ContractpinError ENV_UNSET for a reference to an unset or empty variable.
  */
 export function stdioSpawnSpec(
   source: StdioSource,
-  ctx: Pick<ReadContext, "env" | "lockDir">,
+  ctx: Pick<ReadContext, "env" | "lockDir"> & { warn?: ReadContext["warn"] },
 ): SpawnSpec {
   const where = (what: string) => `${what} of the command`;
   const argv = source.command.map((arg, i) =>
     expandReferences(arg, ctx.env, where(`argument ${i}`)),
   );
-  const env = inheritedEnv(ctx.env);
+  const env = inheritedEnv(ctx.env, (name, why) => {
+    const seen = told.get(ctx.env) ?? new Set<string>();
+    told.set(ctx.env, seen);
+    if (ctx.warn === undefined || seen.has(name) || source.env?.[name] !== undefined) return;
+    seen.add(name);
+    ctx.warn(
+      `${name} is not passed to stdio servers: ${why}; to pass it anyway, add --env '${name}=\${${name}}'`,
+    );
+  });
   for (const [name, value] of Object.entries(source.env ?? {}))
     env[name] = expandReferences(value, ctx.env, `env ${name}`);
   const cwd = resolve(ctx.lockDir, source.cwd ?? ".");
