@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import { severityNamed } from "../core/findings/first-sight.js";
+import { severityNamed } from "../core/findings/rules.js";
 import type { Severity } from "../core/findings/rules.js";
 
 /** The options of a command that takes a severity threshold. */

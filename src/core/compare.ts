@@ -42,6 +42,15 @@ export interface ServerFinding {
   surface?: SurfaceFinding[];
 }
 
+/**
+ * Whether an item in this state fails its server on its own (spec 6): a
+ * drifted or removed item always, an added one unless additions are allowed.
+ * The same for every kind.
+ */
+export function itemFails(status: ToolStatus, allowNew: boolean): boolean {
+  return status === "drifted" || status === "removed" || (status === "added" && !allowNew);
+}
+
 /** Options of a comparison. */
 export interface CompareOptions {
   /** An added tool is reported but does not fail the server (default false: spec 6). */
@@ -77,12 +86,7 @@ export function compareServer(
         fields: changedFields(p, l),
       });
   }
-  const fails = tools.some(
-    (t) =>
-      t.status === "drifted" ||
-      t.status === "removed" ||
-      (t.status === "added" && !options.allowNew),
-  );
+  const fails = tools.some((t) => itemFails(t.status, options.allowNew === true));
   return {
     name,
     status: fails ? "drift" : "ok",
@@ -136,9 +140,4 @@ export function summarize(findings: readonly ServerFinding[]): Summary {
     for (const tool of server.tools) summary.tools[tool.status]++;
   }
   return summary;
-}
-
-/** The exit code of a verification (spec 6): 0 when every server is ok, else 1. */
-export function verifyExitCode(findings: readonly ServerFinding[]): 0 | 1 {
-  return findings.every((s) => s.status === "ok") ? 0 : 1;
 }

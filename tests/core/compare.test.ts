@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compareServer, unreachableServer, verifyExitCode } from "../../src/core/compare.js";
+import { compareServer } from "../../src/core/compare.js";
 import { digestTools, type ServerDigests } from "../../src/core/digest.js";
 
 const server = (tools: object[]): ServerDigests => digestTools(tools as never);
@@ -39,18 +39,5 @@ describe("compareServer", () => {
     const pinned = server([a]);
     pinned.tools["a"]!.fields = {};
     assert.deepEqual(compareServer("s", pinned, server([{ name: "a" }])).tools[0]!.fields, []);
-  });
-});
-
-describe("verifyExitCode is a pure function of the findings", () => {
-  const ok = compareServer("s", server([a]), server([a]));
-  const drift = compareServer("s", server([a]), server([]));
-  const down = unreachableServer("s", server([a]), "connection refused");
-  it("0 only when every server is ok", () => {
-    assert.equal(verifyExitCode([ok, ok]), 0);
-    assert.equal(verifyExitCode([]), 0);
-    assert.equal(verifyExitCode([ok, drift]), 1);
-    assert.equal(verifyExitCode([ok, down]), 1);
-    assert.equal(verifyExitCode([down]), 1);
   });
 });

@@ -1,4 +1,4 @@
-import { atOrAbove } from "../../core/findings/first-sight.js";
+import { atOrAbove } from "../../core/findings/rules.js";
 import type { Severity } from "../../core/findings/rules.js";
 import { runAudit } from "../../engine/audit.js";
 import { parseCommandArgs } from "../args.js";

@@ -1,4 +1,4 @@
-import { verifyExitCode } from "../../core/compare.js";
+import { verdict } from "../../core/verdict.js";
 import { ContractpinError } from "../../core/errors.js";
 import { diffSides } from "../../engine/diff.js";
 import { readDiffSide } from "../../io/diff-side.js";
@@ -94,7 +94,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const old = await readDiffSide(oldPath, values["old-contracts"]);
   const next = await readDiffSide(newPath, values["new-contracts"]);
   const { findings, explained } = await diffSides(old, next, values.server ?? [], warner(io));
-  const exitCode = verifyExitCode(findings);
+  const exitCode = verdict(findings, undefined, { allowNew: false });
   await writeReports(
     {
       // What SARIF results and annotations point into: a lock, NEW when both are.

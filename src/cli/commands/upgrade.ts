@@ -1,4 +1,4 @@
-import { verifyExitCode } from "../../core/compare.js";
+import { anyMoved, verdict } from "../../core/verdict.js";
 import { ContractpinError } from "../../core/errors.js";
 import { notUpgradable, readCandidates, validTarget } from "../../engine/upgrade.js";
 import { findOutdated } from "../../engine/outdated.js";
@@ -148,10 +148,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const verified = candidates.map((c) => c.verified);
   const findings = verified.map((v) => v.finding);
-  const differs = verifyExitCode(findings);
-  const moved = findings.some(
-    (f) => f.status === "unreachable" || f.tools.some((t) => t.status !== "unchanged"),
-  );
+  const differs = verdict(findings, undefined, { allowNew: false });
+  const moved = findings.some((f) => f.status === "unreachable" || anyMoved(f));
   const explained = moved
     ? await (
         await import("../../engine/explain.js")

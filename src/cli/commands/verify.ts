@@ -1,10 +1,10 @@
-import { verifyExitCode, type ServerFinding } from "../../core/compare.js";
+import type { ServerFinding } from "../../core/compare.js";
+import { anyMoved, verdict } from "../../core/verdict.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { resolve } from "node:path";
 import type { Lock } from "../../core/lock.js";
-import { belowThreshold } from "../../engine/threshold.js";
 import { verifyServer } from "../../engine/verify.js";
 import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
 import { readLock } from "../../io/lock-file.js";
@@ -166,15 +166,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   // report (nor --output, --sarif, the job summary) may claim one.
   io.signal?.throwIfAborted();
   const findings = verified.map((v) => v.finding);
-  let exitCode: number = verifyExitCode(findings);
-  // The verdict is decided: what follows only explains it. A clean run loads
-  // none of the classifiers and never reads the snapshots.
-  const moved = findings.some(
-    (f) =>
-      f.status === "unreachable" ||
-      f.tools.some((t) => t.status !== "unchanged") ||
-      (f.surface ?? []).some((p) => p.status !== "unchanged"),
-  );
+  const strict = verdict(findings, undefined, { allowNew });
+  // A clean run loads none of the classifiers and never reads the snapshots.
+  const moved = findings.some((f) => f.status === "unreachable" || anyMoved(f));
   // Said once: a server pinned on its tools only that serves more (SPEC.md 10.6).
   const more = verified
     .filter((v) => v.servesMore === true)
@@ -190,11 +184,11 @@ export async function run(args: string[], io: Io): Promise<number> {
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
   // --fail-on: a drift whose findings are all below the threshold is reported, not failed.
-  const passed =
-    failOnSeverity !== undefined &&
-    exitCode === 1 &&
-    belowThreshold(findings, explained, failOnSeverity, allowNew);
-  if (passed) exitCode = 0;
+  const exitCode =
+    failOnSeverity === undefined
+      ? strict
+      : verdict(findings, explained, { allowNew, failOn: failOnSeverity });
+  const passed = strict === 1 && exitCode === 0;
   await writeReports(
     {
       lockFile,

@@ -1,5 +1,5 @@
 import type { Finding } from "../../core/findings/finding.js";
-import { atOrAbove } from "../../core/findings/first-sight.js";
+import { atOrAbove } from "../../core/findings/rules.js";
 import { SEVERITIES, type Severity } from "../../core/findings/rules.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";

@@ -1,7 +1,6 @@
 import type { Contract } from "../contract.js";
 import { classifyServer } from "./classify.js";
 import type { Finding } from "./finding.js";
-import { SEVERITIES, type Severity } from "./rules.js";
 
 /**
  * What the rules find in a server's contracts on first sight: every finding
@@ -33,14 +32,4 @@ export function shownFindings(
 ): Finding[] {
   if (explained === undefined) return [];
   return [...explained.findings, ...[...explained.tools.values()].flatMap((t) => t.findings)];
-}
-
-/** True when `finding` is at least as severe as `threshold`. */
-export function atOrAbove(finding: Finding, threshold: Severity): boolean {
-  return SEVERITIES.indexOf(finding.severity) <= SEVERITIES.indexOf(threshold);
-}
-
-/** A severity named on the command line, or undefined when it is not one. */
-export function severityNamed(name: string): Severity | undefined {
-  return (SEVERITIES as readonly string[]).includes(name) ? (name as Severity) : undefined;
 }

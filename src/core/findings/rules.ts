@@ -13,6 +13,16 @@
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** True when `finding` is at least as severe as `threshold`. */
+export function atOrAbove(finding: { severity: Severity }, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(finding.severity) <= SEVERITIES.indexOf(threshold);
+}
+
+/** A severity named on the command line, or undefined when it is not one. */
+export function severityNamed(name: string): Severity | undefined {
+  return (SEVERITIES as readonly string[]).includes(name) ? (name as Severity) : undefined;
+}
+
 /** What the catalogue says about one rule. */
 export interface RuleSpec {
   severity: Severity;

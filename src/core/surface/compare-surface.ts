@@ -1,4 +1,4 @@
-import type { CompareOptions, ServerFinding, ToolStatus } from "../compare.js";
+import { itemFails, type CompareOptions, type ServerFinding, type ToolStatus } from "../compare.js";
 import type { Digest } from "../digest.js";
 import type { JsonValue } from "../json-value.js";
 import type { ItemDigests, ListDigests } from "./items.js";
@@ -97,12 +97,7 @@ export function withSurface(
   surface: SurfaceFinding[],
   options: CompareOptions = {},
 ): ServerFinding {
-  const fails = surface.some(
-    (f) =>
-      f.status === "drifted" ||
-      f.status === "removed" ||
-      (f.status === "added" && !options.allowNew),
-  );
+  const fails = surface.some((f) => itemFails(f.status, options.allowNew === true));
   return {
     ...finding,
     status: finding.status === "ok" && fails ? "drift" : finding.status,
