@@ -33,7 +33,7 @@ export {
   kindById,
   type SurfaceKind,
   type KindId,
-} from "./core/surface/kinds.js";
+} from "./core/kinds.js";
 export {
   itemContractOf,
   digestItem,

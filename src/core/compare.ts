@@ -1,5 +1,6 @@
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
+import { PARTS, type PartId } from "./kinds.js";
 import type { SurfaceFinding } from "./surface/compare-surface.js";
 
 /** What happened to one tool between the lock and the live server (spec 6). */
@@ -121,6 +122,53 @@ export function unreachableServer(
 export function changedFields(pinned: ToolDigests, live: ToolDigests): ContractField[] {
   if (Object.keys(pinned.fields).length === 0) return [];
   return CONTRACT_FIELDS.filter((f) => pinned.fields[f] !== live.fields[f]);
+}
+
+/**
+ * One item of a compared server, whatever its kind: a tool (part `tools`,
+ * keyed by name), the instructions (no key), a surface list (no key: its
+ * capability appeared or went) or one of its items.
+ */
+export interface ComparedItem {
+  part: PartId;
+  key?: string;
+  status: ToolStatus;
+}
+
+/** Every item of a compared server, tools first, then its surface in the lock's order. */
+export function comparedItems(server: ServerFinding): ComparedItem[] {
+  const items: ComparedItem[] = server.tools.map((t) => ({
+    part: "tools",
+    key: t.name,
+    status: t.status,
+  }));
+  for (const f of server.surface ?? []) items.push(f);
+  return items;
+}
+
+/** Whether any item of the server moved (drifted, added, removed). */
+export function anyMoved(server: ServerFinding): boolean {
+  return comparedItems(server).some((i) => i.status !== "unchanged");
+}
+
+/**
+ * Items by part and status, over every server: tools, the instructions and
+ * each kind's items (a list whose capability appeared or went is counted by
+ * its items, not twice). For the summary line; the JSON summary keeps its
+ * `tools` counts (summarize).
+ */
+export function countItems(
+  findings: readonly ServerFinding[],
+): Record<PartId, Record<ToolStatus, number>> {
+  const counts = Object.fromEntries(
+    PARTS.map((p) => [p, { unchanged: 0, drifted: 0, added: 0, removed: 0 }]),
+  ) as Record<PartId, Record<ToolStatus, number>>;
+  for (const server of findings)
+    for (const item of comparedItems(server)) {
+      if (item.key === undefined && item.part !== "instructions") continue;
+      counts[item.part][item.status]++;
+    }
+  return counts;
 }
 
 /** Counts for a summary line. */

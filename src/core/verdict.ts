@@ -1,35 +1,8 @@
-import { itemFails, type ServerFinding, type ToolStatus } from "./compare.js";
+import { comparedItems, itemFails, type ComparedItem, type ServerFinding } from "./compare.js";
 import type { Finding } from "./findings/finding.js";
 import { atOrAbove, type Severity } from "./findings/rules.js";
 import { partPointer } from "./surface/findings.js";
-import { surfaceKey, type SurfacePart } from "./surface/compare-surface.js";
-
-/**
- * One item of a compared server, whatever its kind: a tool (part `tools`,
- * keyed by name), the instructions (no key), a surface list (no key: its
- * capability appeared or went) or one of its items.
- */
-export interface ComparedItem {
-  part: "tools" | SurfacePart;
-  key?: string;
-  status: ToolStatus;
-}
-
-/** Every item of a compared server, tools first, then its surface in the lock's order. */
-export function comparedItems(server: ServerFinding): ComparedItem[] {
-  const items: ComparedItem[] = server.tools.map((t) => ({
-    part: "tools",
-    key: t.name,
-    status: t.status,
-  }));
-  for (const f of server.surface ?? []) items.push(f);
-  return items;
-}
-
-/** Whether any item of the server moved (drifted, added, removed). */
-export function anyMoved(server: ServerFinding): boolean {
-  return comparedItems(server).some((i) => i.status !== "unchanged");
-}
+import { surfaceKey } from "./surface/compare-surface.js";
 
 /** What the explainer knows of one server: per tool, per surface part, and about the server. */
 export interface ExplainedView {

@@ -2,23 +2,25 @@ import type { Digest } from "../core/digest.js";
 import type { JsonValue } from "../core/json-value.js";
 import type { PinnedServer } from "../core/lock.js";
 import { digestItems } from "../core/surface/items.js";
-import { PROMPTS, RESOURCE_TEMPLATES, RESOURCES, type SurfaceKind } from "../core/surface/kinds.js";
-import type { ErrorCode } from "../core/errors.js";
+import {
+  PROMPTS,
+  RESOURCE_TEMPLATES,
+  RESOURCES,
+  TOOLS,
+  type Kind,
+  type SurfaceKind,
+} from "../core/kinds.js";
 import type { ItemEventFields } from "./guard-types.js";
 import { checkTools, type CheckResult, type WithheldTool } from "./policy.js";
 import { INVALID_PARAMS } from "./rpc-errors.js";
 
 /**
- * One kind of listed primitive as the guard checks it (ListPolicy, list-policy.ts):
- * its list, the request that uses one item, and how the lock judges a list.
+ * One kind of the core's table (core/kinds.ts) as the guard checks it
+ * (ListPolicy, list-policy.ts): the kind itself (its list, member, noun and
+ * codes), plus its wire data: the request that uses one item, and how the
+ * lock judges a list.
  */
-export interface GuardKind {
-  /** The list method, paged with cursor / nextCursor. */
-  method: string;
-  /** The member of a list result holding the items. */
-  member: string;
-  /** One item, in words ("tool", "prompt"). */
-  noun: string;
+export interface GuardKind extends Kind {
   /**
    * The request that uses one item (tools/call), its params member naming
    * it, what a use of a key the server does not list gets (refused; or
@@ -31,8 +33,6 @@ export interface GuardKind {
     unlisted: "refuse" | "pass";
     refusal: { code: number; message: (key: string) => string; data: string };
   };
-  /** The error code of a key served twice. */
-  duplicate: ErrorCode;
   /** Whether the lock checks this kind for this server (else its lists and uses pass unchanged). */
   checked(pinned: PinnedServer): boolean;
   /**
@@ -47,10 +47,7 @@ export interface GuardKind {
 
 /** Tools: every list checked; a call of a tool not admitted is refused. */
 export const TOOLS_KIND: GuardKind = {
-  method: "tools/list",
-  member: "tools",
-  noun: "tool",
-  duplicate: "TOOLS_DUPLICATE_NAME",
+  ...TOOLS,
   use: {
     method: "tools/call",
     param: "name",
@@ -100,10 +97,7 @@ export const RESOURCES_KIND: GuardKind = {
 
 function surfaceKind(kind: SurfaceKind): GuardKind {
   return {
-    method: kind.method,
-    member: kind.member,
-    noun: kind.noun,
-    duplicate: kind.codes.duplicate,
+    ...kind,
     checked: () => true,
     check: (pinned, items, allowNew) => checkItems(pinned, kind, items, allowNew),
     names: (key) => ({ part: kind.id, key }),

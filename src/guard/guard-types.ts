@@ -1,5 +1,5 @@
 import type { Digest } from "../core/digest.js";
-import type { KindId } from "../core/surface/kinds.js";
+import type { KindId } from "../core/kinds.js";
 import type { LockState } from "./lock-state.js";
 import type { ToClient } from "./outbox.js";
 import type { WithheldTool } from "./policy.js";

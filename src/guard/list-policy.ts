@@ -130,7 +130,7 @@ export class ListPolicy {
       for (const key of verdict.live.keys()) {
         if (this.clientListKeys.has(key))
           throw new ContractpinError(
-            this.kind.duplicate,
+            this.kind.codes.duplicate,
             `two ${noun}s are named ${JSON.stringify(key)} (on different pages)`,
           );
         this.clientListKeys.add(key);

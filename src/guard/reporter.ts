@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
-import { kindById } from "../core/surface/kinds.js";
+import { kindById } from "../core/kinds.js";
 import type { GuardEvent, SurfaceEvent, ToolEvent } from "./guard-types.js";
 
 /** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */

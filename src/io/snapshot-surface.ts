@@ -7,7 +7,7 @@ import {
   type JsonValue,
 } from "../core/json-value.js";
 import type { SurfaceFinding } from "../core/surface/compare-surface.js";
-import { SURFACE_KINDS, kindById } from "../core/surface/kinds.js";
+import { SURFACE_KINDS, kindById } from "../core/kinds.js";
 import type { SurfaceContracts, SurfaceDigests } from "../core/surface/surface.js";
 
 /**

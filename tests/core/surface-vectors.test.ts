@@ -11,7 +11,7 @@ import { validateLock } from "../../src/core/lock.js";
 import { parseJson } from "../../src/core/strict-json.js";
 import { surfaceFromDump } from "../../src/core/surface/dump.js";
 import { digestItem, digestItems, itemContractOf } from "../../src/core/surface/items.js";
-import { kindById, type KindId } from "../../src/core/surface/kinds.js";
+import { kindById, type KindId } from "../../src/core/kinds.js";
 import { isPinnedInstructions, isPinnedItem } from "../../src/core/surface/pinned.js";
 import { digestSurface, surfaceServerDigest } from "../../src/core/surface/surface.js";
 import { throwsCode } from "../helpers/assert-code.js";

@@ -1,5 +1,5 @@
-import type { ServerFinding } from "../../core/compare.js";
-import { anyMoved, verdict } from "../../core/verdict.js";
+import { anyMoved, type ServerFinding } from "../../core/compare.js";
+import { verdict } from "../../core/verdict.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";

@@ -2,7 +2,7 @@ import type { ServerFinding } from "../../core/compare.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
-import { SURFACE_KINDS } from "../../core/surface/kinds.js";
+import { SURFACE_KINDS } from "../../core/kinds.js";
 import { displayName, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
 

@@ -1,16 +1,17 @@
 import type { ServerFinding } from "../../core/compare.js";
 import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
-import type { JsonValue } from "../../core/json-value.js";
+import { isJsonObject, type JsonValue } from "../../core/json-value.js";
 import {
   surfaceKey,
   type SurfaceExplained,
   type SurfaceFinding,
 } from "../../core/surface/compare-surface.js";
-import { kindById } from "../../core/surface/kinds.js";
+import { kindById } from "../../core/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import { statusLabel } from "./entry-text.js";
+import { addedBlock } from "./item-text.js";
 import { displayName, type Style } from "./style.js";
 
 /**
@@ -34,7 +35,7 @@ export function surfaceLines(
       line += `  changed: ${changedMembers(f, detail)}`;
     if (f.status === "added" && server.status === "ok") line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
-    if (detail !== undefined) for (const l of changeLines(f, detail)) lines.push(l);
+    if (detail !== undefined) for (const l of changeLines(f, detail, verbose)) lines.push(l);
   }
   return lines;
 }
@@ -69,7 +70,11 @@ function what(f: SurfaceFinding): string {
   return `${kind.noun} ${displayName(f.key)}`;
 }
 
-function changeLines(f: SurfaceFinding, { before, after }: SurfaceExplained): string[] {
+function changeLines(
+  f: SurfaceFinding,
+  { before, after }: SurfaceExplained,
+  verbose: boolean,
+): string[] {
   const lines: string[] = [];
   if (f.part === "instructions") {
     if (before !== undefined && after !== undefined) pushText(lines, "    ", before, after);
@@ -77,6 +82,15 @@ function changeLines(f: SurfaceFinding, { before, after }: SurfaceExplained): st
     return lines;
   }
   if (before === undefined || after === undefined) {
+    // An added item is shown whole, as an added tool is: split, never cut.
+    if (f.status === "added" && isJsonObject(after)) {
+      const kind = kindById(f.part);
+      return addedBlock(
+        after,
+        kind.fields.filter((m) => m !== kind.key),
+        verbose,
+      );
+    }
     if (f.status === "added" && after !== undefined) pushWhole(lines, "    ", after);
     return lines;
   }

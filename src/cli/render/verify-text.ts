@@ -1,16 +1,15 @@
-import { summarize, type ServerFinding, type ToolFinding } from "../../core/compare.js";
-import type { Contract } from "../../core/contract.js";
+import { countItems, summarize, type ServerFinding, type ToolFinding } from "../../core/compare.js";
 import type { JsonValue } from "../../core/json-value.js";
-import { prettyJson } from "../../core/pretty-json.js";
-import { renderJsonValue } from "../../core/findings/diff-json.js";
+import { PARTS, partWords } from "../../core/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
-import { changeEntries, REPORTED_FIELDS, splitValue } from "./change-entries.js";
+import { changeEntries, REPORTED_FIELDS } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
-import { entryLines, findingLine, STATUS_LABEL, statusLabel, valueLines } from "./entry-text.js";
+import { entryLines, findingLine, STATUS_LABEL, statusLabel } from "./entry-text.js";
 import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
 import { surfaceLines } from "./surface-text.js";
+import { addedBlock } from "./item-text.js";
 
 export { findingLine } from "./entry-text.js";
 
@@ -145,7 +144,8 @@ export function memberLines(
       line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
     if (detail !== undefined && addedWhole(tool.status, detail)) {
-      for (const l of addedBlock(detail.after!, verbose)) lines.push(l);
+      const after = detail.after! as unknown as Readonly<Record<string, JsonValue>>;
+      for (const l of addedBlock(after, REPORTED_FIELDS, verbose)) lines.push(l);
     }
     for (const entry of own.get(tool.name)!) {
       for (const l of entryLines(entry, "    ", s, verbose)) lines.push(l);
@@ -167,35 +167,6 @@ function addedWhole(status: ToolFinding["status"], detail: ToolExplained | undef
 }
 
 /**
- * An added tool, shown whole: its description, then each schema field, one
- * line when it fits, else split into its members (values never cut); with
- * `verbose`, pretty-printed.
- */
-function addedBlock(after: Contract, verbose: boolean): string[] {
-  const lines: string[] = [];
-  lines.push("    description:");
-  for (const l of descriptionText(after.description).split("\n")) lines.push(`      ${l}`);
-  for (const field of REPORTED_FIELDS) {
-    if (field === "description") continue;
-    const value = after[field];
-    if (value === undefined || (field === "inputSchema" && value === null)) continue;
-    if (!verbose) {
-      for (const change of splitValue(`/${field}`, value, false))
-        for (const l of valueLines(change)) lines.push(`    ${l}`);
-      continue;
-    }
-    lines.push(`    ${field}:`);
-    for (const l of prettyJson(value).split("\n")) lines.push(`      ${visibleText(l)}`);
-  }
-  return lines;
-}
-
-function descriptionText(description: JsonValue): string {
-  if (typeof description === "string") return visibleText(description, { multiline: true });
-  return description === null ? "(none)" : renderJsonValue(description);
-}
-
-/**
  * What a report speaks of: live servers against the lock (verify, and
  * upgrade without --write), two sides of a diff, or candidates that
  * `upgrade --write` took into the lock.
@@ -212,7 +183,8 @@ export function summaryLine(
   s: Style,
   subject: Subject = "verify",
 ): string {
-  const { servers, tools } = summarize(findings);
+  const { servers } = summarize(findings);
+  const counts = countItems(findings);
   const total = findings.length;
   if (subject === "diff") {
     if (total === 0) return s.green("SAME: neither side pins a server");
@@ -223,19 +195,26 @@ export function summaryLine(
     }
   }
   if (total === 0) return s.yellow("no servers to verify: the lock pins none");
-  const toolParts = (["drifted", "added", "removed"] as const)
-    .filter((k) => tools[k] > 0)
-    .map((k) => `${tools[k]} ${k}`);
+  // Every kind that moved, in the lock's order: `tools: 1 drifted; prompts: 1 added`.
+  const partCounts = PARTS.flatMap((part) => {
+    const moved = (["drifted", "added", "removed"] as const)
+      .filter((k) => counts[part][k] > 0)
+      .map((k) => `${counts[part][k]} ${k}`);
+    return moved.length > 0 ? [`${partWords(part).plural}: ${moved.join(", ")}`] : [];
+  });
   const parts = [
     servers.drift > 0 ? `${servers.drift} drifted` : "",
     servers.unreachable > 0 ? `${servers.unreachable} unreachable` : "",
     servers.ok > 0 ? `${servers.ok} ok` : "",
   ].filter((p) => p !== "");
-  const detail = toolParts.length > 0 ? ` (tools: ${toolParts.join(", ")})` : "";
+  const detail = partCounts.length > 0 ? ` (${partCounts.join("; ")})` : "";
   const of = `${parts.join(", ")} of ${total} server${total === 1 ? "" : "s"}${detail}`;
   if (subject === "written") return s.green(`ACCEPTED: ${of}; written to the lock`);
   if (servers.ok === total) {
-    const extra = tools.added > 0 ? `, ${tools.added} new tool(s) allowed` : "";
+    const added = PARTS.filter((p) => counts[p].added > 0).map((p) =>
+      p === "instructions" ? "new instructions" : `${counts[p].added} new ${partWords(p).noun}(s)`,
+    );
+    const extra = added.length > 0 ? `, ${added.join(", ")} allowed` : "";
     return s.green(
       `OK: ${total === 1 ? "1 server matches" : `${total} servers match`} the lock${extra}`,
     );

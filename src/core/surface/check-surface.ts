@@ -2,7 +2,7 @@ import { digestIs, isPinnedEntry, mismatchedFields, type Digest } from "../diges
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import type { Lock } from "../lock.js";
 import { digestItem, itemContractOf, type ItemDigests } from "./items.js";
-import { SURFACE_KINDS, type SurfaceKind } from "./kinds.js";
+import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
 import type { SurfaceDigests } from "./surface.js";
 
 /**

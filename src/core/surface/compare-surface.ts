@@ -2,11 +2,11 @@ import { itemFails, type CompareOptions, type ServerFinding, type ToolStatus } f
 import type { Digest } from "../digest.js";
 import type { JsonValue } from "../json-value.js";
 import type { ItemDigests, ListDigests } from "./items.js";
-import { SURFACE_KINDS, type KindId } from "./kinds.js";
+import { SURFACE_KINDS, type KindId, type PartId } from "../kinds.js";
 import type { SurfaceDigests } from "./surface.js";
 
 /** What a surface finding is about: the instructions, or one kind's list or item. */
-export type SurfacePart = "instructions" | KindId;
+export type SurfacePart = Exclude<PartId, "tools">;
 
 /**
  * One finding about the surface (SPEC.md 10.6), classified as a tool's is.

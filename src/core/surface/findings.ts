@@ -3,7 +3,7 @@ import { toFinding, type Finding, type FindingDraft } from "../findings/finding.
 import { stringFindings, textFindings } from "../findings/text-checks.js";
 import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
 import type { SurfaceExplained, SurfaceFinding } from "./compare-surface.js";
-import { kindById } from "./kinds.js";
+import { kindById } from "../kinds.js";
 import type { SurfaceContracts } from "./surface.js";
 
 /**

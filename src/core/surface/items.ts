@@ -4,7 +4,7 @@ import { digestOfCanonical, serverDigest, type Digest } from "../digest.js";
 import { ContractpinError } from "../errors.js";
 import { getMember, isJsonObject, setMember, type JsonValue } from "../json-value.js";
 import { MAX_TOOL_NAME_CHARS } from "../limits.js";
-import type { SurfaceKind } from "./kinds.js";
+import type { SurfaceKind } from "../kinds.js";
 
 /** The contract of one prompt, resource template or resource (SPEC.md 10.2): its kind's fields only. */
 export type ItemContract = Record<string, JsonValue>;

@@ -2,7 +2,7 @@ import { serverDigest, type Digest } from "../digest.js";
 import { getMember, pathKey, setMember, type JsonValue } from "../json-value.js";
 import { corrupt, digestAt, object, onlyKeys, validateDigests } from "../lock-shape.js";
 import type { ItemDigests, ListDigests } from "./items.js";
-import { SURFACE_KINDS, type SurfaceKind } from "./kinds.js";
+import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
 import type { SurfaceDigests } from "./surface.js";
 
 /**

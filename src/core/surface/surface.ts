@@ -1,7 +1,7 @@
 import { digestValue, type Digest, type ServerDigests } from "../digest.js";
 import { setMember, type JsonValue } from "../json-value.js";
 import { digestItems, type ItemContract, type ListDigests } from "./items.js";
-import { SURFACE_KINDS, type KindId } from "./kinds.js";
+import { SURFACE_KINDS, type KindId } from "../kinds.js";
 
 /**
  * What a server serves besides its tools, as read (SPEC.md 10.1): its

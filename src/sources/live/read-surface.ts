@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
 import { getMember, isJsonObject, type JsonObject } from "../../core/json-value.js";
 import { advertises, capabilitiesOf } from "../../core/surface/dump.js";
-import { SURFACE_KINDS } from "../../core/surface/kinds.js";
+import { SURFACE_KINDS } from "../../core/kinds.js";
 import type { ServedSurface } from "../../core/surface/surface.js";
 import type { ReadContext } from "../read-tools.js";
 import type { RawLog } from "./raw-log.js";
