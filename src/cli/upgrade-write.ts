@@ -96,8 +96,8 @@ async function writeUpgrade(
   }
   await w.io.out(`wrote ${lockFile}\n`);
   // What it pinned, reviewed as add, init and update review it.
-  for (const [name, { contracts }] of pinned) {
-    await w.io.out(renderPinnedFindings(name, firstSightFindings(name, contracts), w.io.color));
+  for (const [name, read] of pinned) {
+    await w.io.out(renderPinnedFindings(name, firstSightFindings(name, read), w.io.color));
   }
 }
 

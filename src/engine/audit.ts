@@ -3,6 +3,7 @@ import { ContractpinError } from "../core/errors.js";
 import type { Finding } from "../core/findings/finding.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
 import { readLock } from "../io/lock-file.js";
+import { pinnedSurface } from "../io/snapshot-surface.js";
 import { FALLBACK, readSnapshot, snapshotEntry, snapshotPath } from "../io/snapshot-file.js";
 
 /** One server of the lock, audited: how many tools it pins, and what the rules found. */
@@ -27,7 +28,9 @@ export interface AuditRun {
  * Fails closed: a lock that cannot be read is its own error; no snapshot file,
  * one that cannot be used, or a pinned tool without an entry whose digest is
  * the lock's (stale, missing, edited) is AUDIT_INCOMPLETE (exit 2), since a
- * tool that cannot be read cannot be said to be clean. A lock that pins no
+ * tool that cannot be read cannot be said to be clean; the same for each
+ * pinned part of a server's surface (instructions, prompts, templates,
+ * resources), which the rules read as they read tools. A lock that pins no
  * servers is LOCK_EMPTY (exit 2).
  */
 export async function runAudit(lockPath: string): Promise<AuditRun> {
@@ -39,21 +42,30 @@ export async function runAudit(lockPath: string): Promise<AuditRun> {
   if (names.length === 0)
     throw new ContractpinError("LOCK_EMPTY", `${lockPath} pins no servers: nothing to audit`);
   const pinnedTools = names.reduce((n, s) => n + Object.keys(lock.servers[s]!.tools).length, 0);
-  if (read.snapshot === undefined && pinnedTools > 0) {
+  const pinsSurface = names.some((s) => lock.servers[s]!.surface !== undefined);
+  if (read.snapshot === undefined && (pinnedTools > 0 || pinsSurface)) {
     const why = read.warning?.replace(FALLBACK, "") ?? `${path}: no contract snapshots`;
     throw incomplete(`${why}; nothing to audit the lock's tools with`);
   }
   const servers: ServerAudit[] = [];
   const missing: string[] = [];
   for (const name of names) {
-    const { tools } = lock.servers[name]!;
+    const { tools, surface } = lock.servers[name]!;
     const contracts: Contract[] = [];
     for (const tool of Object.keys(tools).sort()) {
       const entry = snapshotEntry(read.snapshot, name, tool, tools[tool]!.digest, path);
       if (entry.contract === undefined) missing.push(`${name}/${tool}`);
       else contracts.push(entry.contract);
     }
-    servers.push({ name, tools: contracts.length, findings: firstSightFindings(name, contracts) });
+    // The surface too: instructions, prompts and templates are read by the model as tools are.
+    const pinned =
+      surface === undefined ? undefined : pinnedSurface(read.snapshot?.surfaces?.[name], surface);
+    if (pinned !== undefined) for (const part of pinned.missing) missing.push(`${name}/${part}`);
+    const findings = firstSightFindings(name, {
+      contracts,
+      ...(pinned === undefined ? {} : { surfaceContracts: pinned.contracts }),
+    });
+    servers.push({ name, tools: contracts.length, findings });
   }
   if (missing.length > 0) {
     const some = missing.slice(0, 3).map((t) => JSON.stringify(t));

@@ -8,6 +8,7 @@ import {
 } from "../core/json-value.js";
 import type { SurfaceFinding } from "../core/surface/compare-surface.js";
 import { SURFACE_KINDS, kindById } from "../core/kinds.js";
+import type { ItemContract } from "../core/surface/items.js";
 import type { SurfaceContracts, SurfaceDigests } from "../core/surface/surface.js";
 
 /**
@@ -73,4 +74,45 @@ export function pinnedPart(
   const item = isJsonObject(items) ? getMember(items, finding.key) : undefined;
   const kind = kindById(finding.part);
   return isPinnedEntry(item, kind.key, finding.key, finding.pinned) ? item : undefined;
+}
+
+/**
+ * The pinned surface of a server as its snapshot entry keeps it: every part
+ * the lock pins whose entry matches the lock's digest, in the lock's order,
+ * and the parts that have none (`instructions`, `prompts/x`), which cannot
+ * be read back.
+ */
+export function pinnedSurface(
+  entry: JsonValue | undefined,
+  pinned: SurfaceDigests,
+): { contracts: SurfaceContracts; missing: string[] } {
+  const contracts: SurfaceContracts = {};
+  const missing: string[] = [];
+  if (pinned.instructions !== null) {
+    const value = pinnedPart(entry, {
+      part: "instructions",
+      status: "unchanged",
+      pinned: pinned.instructions,
+    });
+    if (value === undefined) missing.push("instructions");
+    else contracts.instructions = value;
+  }
+  for (const kind of SURFACE_KINDS) {
+    const list = pinned[kind.id];
+    if (list === undefined || list === null) continue;
+    const items: ItemContract[] = [];
+    for (const key of Object.keys(list.items).sort()) {
+      const f = {
+        part: kind.id,
+        key,
+        status: "unchanged",
+        pinned: list.items[key]!.digest,
+      } as const;
+      const item = pinnedPart(entry, f);
+      if (isJsonObject(item)) items.push(item as ItemContract);
+      else missing.push(`${kind.id}/${key}`);
+    }
+    contracts[kind.id] = items;
+  }
+  return { contracts, missing };
 }

@@ -158,7 +158,10 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  const findings = firstSightFindings(name, contracts);
+  const findings = firstSightFindings(name, {
+    contracts,
+    ...(surfaceContracts ? { surfaceContracts } : {}),
+  });
   if (values.json === true) {
     await io.out(renderPinJson(lockFile, [{ name, server: servers[name]!, findings }]));
   } else {

@@ -177,7 +177,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       name,
       server: lock.servers[name]!,
       ...(changeOf.has(name) ? { change: changeOf.get(name)! } : {}),
-      findings: firstSightFindings(name, pinned.get(name)!.contracts),
+      findings: firstSightFindings(name, pinned.get(name)!),
     }));
     await io.out(renderPinJson(lockFile, reports));
   } else if (requests.length === 0) {
@@ -191,7 +191,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     for (const name of names) {
       const findings = notShown(
-        firstSightFindings(name, pinned.get(name)!.contracts),
+        firstSightFindings(name, pinned.get(name)!),
         shownFindings(changes.explained?.get(name)),
       );
       await io.out(renderPinnedFindings(name, findings, io.color));

@@ -119,7 +119,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     name,
     server: servers[name]!,
     change: changes.findings[i]!,
-    findings: firstSightFindings(name, repinned.get(name)!.contracts),
+    findings: firstSightFindings(name, repinned.get(name)!),
   }));
   if (values.json === true) {
     await io.out(renderPinJson(lockFile, reports, written));

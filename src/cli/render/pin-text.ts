@@ -4,6 +4,7 @@ import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
 import { SURFACE_KINDS } from "../../core/kinds.js";
 import { displayName, style } from "./style.js";
+import { findingLine } from "./entry-text.js";
 import { memberLines } from "./verify-text.js";
 
 /** One line for a server just pinned. */
@@ -53,6 +54,9 @@ export function renderChanges(
       continue;
     }
     lines.push(`${displayName(server.name)}: updated`);
+    // What verify said about the server (its surface's findings), as verify says it.
+    for (const finding of explained?.get(server.name)?.findings ?? [])
+      lines.push(`  ${findingLine(finding, style(false))}`);
     for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
       lines.push(line);
     if (scope !== undefined) lines.push(`  ${scope}`);

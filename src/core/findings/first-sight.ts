@@ -1,15 +1,42 @@
 import type { Contract } from "../contract.js";
+import type { JsonValue } from "../json-value.js";
+import { SURFACE_KINDS } from "../kinds.js";
+import type { SurfacePart } from "../surface/compare-surface.js";
+import { surfaceFindings } from "../surface/findings.js";
+import type { SurfaceContracts } from "../surface/surface.js";
 import { classifyServer } from "./classify.js";
 import type { Finding } from "./finding.js";
 
+/** What a first sight reviews of one server: its tools' contracts and, when pinned, its surface's. */
+export interface FirstSight {
+  contracts: readonly Contract[];
+  surfaceContracts?: SurfaceContracts;
+}
+
 /**
- * What the rules find in a server's contracts on first sight: every finding
- * they would give if the server had been empty before, with the same ids and
- * severities, except `tool-added` itself (every tool of a first pin is new).
- * Grouped by tool, tools sorted by name. Pure.
+ * What the rules find in a server's contracts on first sight, over every
+ * kind: every finding they would give if the server had been empty before,
+ * with the same ids and severities, except the addition itself (`tool-added`,
+ * `surface-added`: everything of a first pin is new). Tools first, grouped by
+ * tool and sorted by name; then the instructions and each kind's items in
+ * the lock's order. Pure.
  */
-export function firstSightFindings(server: string, contracts: readonly Contract[]): Finding[] {
-  return classifyServer([], contracts, { server }).filter((f) => f.rule !== "tool-added");
+export function firstSightFindings(server: string, read: FirstSight): Finding[] {
+  const tools = classifyServer([], read.contracts, { server });
+  const found = tools.filter((f) => f.rule !== "tool-added");
+  const surface = read.surfaceContracts;
+  if (surface === undefined) return found;
+  const parts: { part: SurfacePart; key?: string; after: JsonValue }[] = [];
+  if (surface.instructions !== undefined)
+    parts.push({ part: "instructions", after: surface.instructions });
+  for (const kind of SURFACE_KINDS)
+    for (const item of surface[kind.id] ?? [])
+      parts.push({ part: kind.id, key: item[kind.key] as string, after: item });
+  for (const { after, ...part } of parts) {
+    const added = surfaceFindings(server, { ...part, status: "added" }, { after });
+    for (const f of added) if (f.rule !== "surface-added") found.push(f);
+  }
+  return found;
 }
 
 /**
