@@ -52,11 +52,7 @@ export {
   type SurfaceContracts,
 } from "./core/surface/surface.js";
 export { surfaceFromDump, isSurfaceDump, type SurfaceRead } from "./core/surface/dump.js";
-export {
-  compareSurface,
-  type SurfaceFinding,
-  type SurfacePart,
-} from "./core/surface/compare-surface.js";
+export { compareSurface, type SurfaceFinding, type SurfacePart } from "./core/compare.js";
 export { isPinnedItem, isPinnedInstructions } from "./core/surface/pinned.js";
 export { prettyJson } from "./core/pretty-json.js";
 export { ContractpinError, isContractpinError, type ErrorCode } from "./core/errors.js";

@@ -1,7 +1,9 @@
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
-import { PARTS, type PartId } from "./kinds.js";
-import type { SurfaceFinding } from "./surface/compare-surface.js";
+import type { JsonValue } from "./json-value.js";
+import { PARTS, SURFACE_KINDS, TOOLS, type PartId } from "./kinds.js";
+import type { ListDigests } from "./surface/items.js";
+import type { SurfaceDigests } from "./surface/surface.js";
 
 /** What happened to one tool between the lock and the live server (spec 6). */
 export type ToolStatus = "unchanged" | "drifted" | "added" | "removed";
@@ -69,24 +71,13 @@ export function compareServer(
   live: ServerDigests,
   options: CompareOptions = {},
 ): ServerFinding {
-  const names = new Set([...Object.keys(pinned.tools), ...Object.keys(live.tools)]);
-  const tools: ToolFinding[] = [];
-  for (const tool of [...names].sort()) {
-    const p = Object.hasOwn(pinned.tools, tool) ? pinned.tools[tool] : undefined;
-    const l = Object.hasOwn(live.tools, tool) ? live.tools[tool] : undefined;
-    if (p === undefined) tools.push({ name: tool, status: "added", live: l!.digest });
-    else if (l === undefined) tools.push({ name: tool, status: "removed", pinned: p.digest });
-    else if (p.digest === l.digest)
-      tools.push({ name: tool, status: "unchanged", pinned: p.digest, live: l.digest });
-    else
-      tools.push({
-        name: tool,
-        status: "drifted",
-        pinned: p.digest,
-        live: l.digest,
-        fields: changedFields(p, l),
-      });
-  }
+  const tools: ToolFinding[] = compareKeyed(pinned.tools, live.tools, TOOLS.fields).map(
+    ({ key, fields, ...rest }) => ({
+      name: key,
+      ...rest,
+      ...(fields === undefined ? {} : { fields: fields as ContractField[] }),
+    }),
+  );
   const fails = tools.some((t) => itemFails(t.status, options.allowNew === true));
   return {
     name,
@@ -95,6 +86,46 @@ export function compareServer(
     liveDigest: live.digest,
     tools,
   };
+}
+
+/** One keyed item compared, whatever its kind: the key, and how it moved. */
+export interface KeyedFinding {
+  key: string;
+  status: ToolStatus;
+  pinned?: Digest;
+  live?: Digest;
+  /** For a drifted item: the members whose field digests differ (empty when the pin holds none). */
+  fields?: string[];
+}
+
+/**
+ * Classifies the items of one kind by key (spec 6), the same for every kind:
+ * in `before` only, removed; in `after` only, added; in both with different
+ * digests, drifted, with the `fields` whose field digests differ, or that
+ * one side has and the other lacks (none when `before` holds no field
+ * digests); else unchanged. Sorted by key.
+ */
+export function compareKeyed(
+  before: Readonly<Record<string, { digest: Digest; fields: Readonly<Record<string, Digest>> }>>,
+  after: Readonly<Record<string, { digest: Digest; fields: Readonly<Record<string, Digest>> }>>,
+  fields: readonly string[],
+): KeyedFinding[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const out: KeyedFinding[] = [];
+  for (const key of [...keys].sort()) {
+    const p = Object.hasOwn(before, key) ? before[key] : undefined;
+    const l = Object.hasOwn(after, key) ? after[key] : undefined;
+    if (p === undefined) out.push({ key, status: "added", live: l!.digest });
+    else if (l === undefined) out.push({ key, status: "removed", pinned: p.digest });
+    else if (p.digest === l.digest)
+      out.push({ key, status: "unchanged", pinned: p.digest, live: l.digest });
+    else {
+      const moved =
+        Object.keys(p.fields).length === 0 ? [] : fields.filter((f) => p.fields[f] !== l.fields[f]);
+      out.push({ key, status: "drifted", pinned: p.digest, live: l.digest, fields: moved });
+    }
+  }
+  return out;
 }
 
 /** A server that could not be read: never "ok" (spec 6). */
@@ -188,4 +219,95 @@ export function summarize(findings: readonly ServerFinding[]): Summary {
     for (const tool of server.tools) summary.tools[tool.status]++;
   }
   return summary;
+}
+
+/** What a surface finding is about: the instructions, or one kind's list or item. */
+export type SurfacePart = Exclude<PartId, "tools">;
+
+/**
+ * One finding about the surface (SPEC.md 10.6), classified as a tool's is.
+ * `key` names the item (a prompt's name, a template's uriTemplate, a
+ * resource's uri); absent for the instructions, and for a whole list whose
+ * capability appeared (added) or disappeared (removed).
+ */
+export interface SurfaceFinding {
+  part: SurfacePart;
+  key?: string;
+  status: ToolStatus;
+  /** The digest in the lock (absent when added; for a list, its list digest). */
+  pinned?: Digest;
+  /** The live digest (absent when removed). */
+  live?: Digest;
+  /** For a drifted item: the members whose field digests differ. */
+  fields?: string[];
+}
+
+/**
+ * Classifies a server's surface against the pin: the instructions, then each
+ * pinned kind (resources only when pinned), each list's items by key, sorted
+ * by key. Unchanged items are included, as unchanged tools are.
+ */
+export function compareSurface(pinned: SurfaceDigests, live: SurfaceDigests): SurfaceFinding[] {
+  const out: SurfaceFinding[] = [];
+  const p = pinned.instructions;
+  const l = live.instructions;
+  if (p === null && l !== null) out.push({ part: "instructions", status: "added", live: l });
+  else if (p !== null && l === null)
+    out.push({ part: "instructions", status: "removed", pinned: p });
+  else if (p !== null && l !== null)
+    out.push({
+      part: "instructions",
+      status: p === l ? "unchanged" : "drifted",
+      pinned: p,
+      live: l,
+    });
+  for (const kind of SURFACE_KINDS) {
+    if (pinned[kind.id] === undefined) continue; // resources not pinned
+    const before = pinned[kind.id] ?? null;
+    const after = live[kind.id] ?? null;
+    if ((before === null) !== (after === null)) {
+      // The capability appeared or disappeared: the list itself, then its items.
+      const list = (before ?? after) as ListDigests;
+      out.push(
+        before === null
+          ? { part: kind.id, status: "added", live: list.digest }
+          : { part: kind.id, status: "removed", pinned: list.digest },
+      );
+    }
+    for (const { key, ...rest } of compareKeyed(
+      before?.items ?? {},
+      after?.items ?? {},
+      kind.fields,
+    ))
+      out.push({ part: kind.id, key, ...rest });
+  }
+  return out;
+}
+
+/**
+ * A server's finding with its surface findings folded in: a drifted or
+ * removed part fails it, an added one unless `allowNew` (spec 6, as for tools).
+ */
+export function withSurface(
+  finding: ServerFinding,
+  surface: SurfaceFinding[],
+  options: CompareOptions = {},
+): ServerFinding {
+  const fails = surface.some((f) => itemFails(f.status, options.allowNew === true));
+  return {
+    ...finding,
+    status: finding.status === "ok" && fails ? "drift" : finding.status,
+    surface,
+  };
+}
+
+/** The two contracts of a surface part that moved, where known (snapshot, live read). */
+export interface SurfaceExplained {
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+/** The key of a surface finding in a map of explanations: its part and item key. */
+export function surfaceKey(f: Pick<SurfaceFinding, "part" | "key">): string {
+  return f.key === undefined ? f.part : `${f.part}\u0000${f.key}`;
 }

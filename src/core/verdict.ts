@@ -1,8 +1,13 @@
-import { comparedItems, itemFails, type ComparedItem, type ServerFinding } from "./compare.js";
+import {
+  comparedItems,
+  itemFails,
+  type ComparedItem,
+  type ServerFinding,
+  surfaceKey,
+} from "./compare.js";
 import type { Finding } from "./findings/finding.js";
 import { atOrAbove, type Severity } from "./findings/rules.js";
 import { partPointer } from "./surface/findings.js";
-import { surfaceKey } from "./surface/compare-surface.js";
 
 /** What the explainer knows of one server: per tool, per surface part, and about the server. */
 export interface ExplainedView {
@@ -25,7 +30,8 @@ export interface VerdictOptions {
 /**
  * The exit code of a comparison (spec 6): 0 when nothing fails, else 1. One
  * function for verify, diff and upgrade, over every kind alike:
- * - an unreachable server fails, always;
+ * - an unreachable server fails, always, as does a server that drifted
+ *   without any item moving (diff: how it is reached changed);
  * - an added item fails unless `allowNew` (never passed by `failOn`);
  * - a drifted or removed item fails, unless `failOn` is given and the item
  *   was explained (`explained`, from the snapshots): a drifted one with its
@@ -42,7 +48,10 @@ export function verdict(
   for (const server of findings) {
     if (server.status === "unreachable") return 1;
     const detail = explained?.get(server.name);
-    for (const item of comparedItems(server)) {
+    const items = comparedItems(server);
+    // A drift of the server itself (diff: how it is reached changed), with no item moved.
+    if (server.status === "drift" && items.every((i) => i.status === "unchanged")) return 1;
+    for (const item of items) {
       if (!itemFails(item.status, options.allowNew)) continue;
       if (item.status === "added" || options.failOn === undefined || detail === undefined) return 1;
       if (!belowThreshold(item, detail, options.failOn)) return 1;

@@ -1,5 +1,4 @@
-import { compareServer, type ServerFinding } from "../core/compare.js";
-import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
+import { compareServer, type ServerFinding, compareSurface, withSurface } from "../core/compare.js";
 import { explainSurfaceDiff, type SurfaceSide } from "./explain-surface.js";
 import type { SurfaceDigests } from "../core/surface/surface.js";
 import type { Contract } from "../core/contract.js";

@@ -1,8 +1,7 @@
-import type { ServerFinding } from "../core/compare.js";
+import { type ServerFinding, surfaceKey, type SurfaceExplained } from "../core/compare.js";
 import type { Finding } from "../core/findings/finding.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { partOf, surfaceFindings } from "../core/surface/findings.js";
-import { surfaceKey, type SurfaceExplained } from "../core/surface/compare-surface.js";
 import { readSnapshot, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
 import { pinnedPart } from "../io/snapshot-surface.js";
 import type { VerifiedServer } from "./verify.js";

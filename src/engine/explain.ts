@@ -1,4 +1,4 @@
-import { changedFields, type ServerFinding } from "../core/compare.js";
+import { changedFields, type ServerFinding, type SurfaceExplained } from "../core/compare.js";
 import type { Contract, ContractField } from "../core/contract.js";
 import { digestContract, type Digest, type ToolDigests } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
@@ -7,7 +7,6 @@ import type { PinnedServer } from "../core/lock.js";
 import { fieldDigestMismatches } from "../core/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
 import { snapshotPath } from "../io/snapshot-file.js";
-import type { SurfaceExplained } from "../core/surface/compare-surface.js";
 import { explainSurfaces } from "./explain-surface.js";
 import type { VerifiedServer } from "./verify.js";
 

@@ -1,7 +1,6 @@
-import { compareServer, type ServerFinding } from "../core/compare.js";
+import { compareServer, type ServerFinding, compareSurface, withSurface } from "../core/compare.js";
 import type { Contract } from "../core/contract.js";
 import type { PinnedServer } from "../core/lock.js";
-import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { explainDrift, type ServerExplained } from "./explain.js";
 

@@ -3,12 +3,13 @@ import {
   unreachableServer,
   type CompareOptions,
   type ServerFinding,
+  compareSurface,
+  withSurface,
 } from "../core/compare.js";
 import type { Contract } from "../core/contract.js";
 import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
-import { compareSurface, withSurface } from "../core/surface/compare-surface.js";
 import {
   digestSurface,
   withSurfaceDigests,

@@ -6,7 +6,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../core/json-value.js";
-import type { SurfaceFinding } from "../core/surface/compare-surface.js";
+import type { SurfaceFinding } from "../core/compare.js";
 import { SURFACE_KINDS, kindById } from "../core/kinds.js";
 import type { ItemContract } from "../core/surface/items.js";
 import type { SurfaceContracts, SurfaceDigests } from "../core/surface/surface.js";

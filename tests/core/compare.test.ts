@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compareServer } from "../../src/core/compare.js";
-import { digestTools, type ServerDigests } from "../../src/core/digest.js";
+import {
+  compareServer,
+  compareSurface,
+  withSurface,
+  type ServerFinding,
+} from "../../src/core/compare.js";
+import { digestTools, type Digest, type ServerDigests } from "../../src/core/digest.js";
+import type { ListDigests } from "../../src/core/surface/items.js";
+import type { SurfaceDigests } from "../../src/core/surface/surface.js";
 
 const server = (tools: object[]): ServerDigests => digestTools(tools as never);
 const a = { name: "a", description: "A" };
@@ -39,5 +46,82 @@ describe("compareServer", () => {
     const pinned = server([a]);
     pinned.tools["a"]!.fields = {};
     assert.deepEqual(compareServer("s", pinned, server([{ name: "a" }])).tools[0]!.fields, []);
+  });
+});
+
+// The classification of a surface against its pin (SPEC.md 10.6), as data.
+// Digests here are stand-ins: the comparison looks at equality only.
+const d = (c: string) => `sha256:${c.repeat(64)}` as Digest;
+const list = (items: Record<string, string>, digest = "f"): ListDigests => ({
+  count: Object.keys(items).length,
+  digest: d(digest),
+  items: Object.fromEntries(
+    Object.entries(items).map(([k, v]) => [k, { digest: d(v), fields: { description: d(v) } }]),
+  ),
+});
+const none: SurfaceDigests = { instructions: null, prompts: null, resource_templates: null };
+const ok: ServerFinding = { name: "s", status: "ok", pinnedDigest: d("0"), tools: [] };
+const statuses = (pinned: SurfaceDigests, live: SurfaceDigests) =>
+  compareSurface(pinned, live).map((f) => [f.part, f.key ?? "", f.status]);
+
+describe("compareSurface", () => {
+  it("instructions: added where none were pinned, removed, drifted, unchanged", () => {
+    assert.deepEqual(statuses(none, { ...none, instructions: d("a") }), [
+      ["instructions", "", "added"],
+    ]);
+    assert.deepEqual(statuses({ ...none, instructions: d("a") }, none), [
+      ["instructions", "", "removed"],
+    ]);
+    assert.deepEqual(
+      statuses({ ...none, instructions: d("a") }, { ...none, instructions: d("b") }),
+      [["instructions", "", "drifted"]],
+    );
+    assert.deepEqual(statuses(none, none), []);
+  });
+  it("a capability that appears: the list and each item added; one that disappears: removed", () => {
+    const live = { ...none, prompts: list({ p: "1" }) };
+    assert.deepEqual(statuses(none, live), [
+      ["prompts", "", "added"],
+      ["prompts", "p", "added"],
+    ]);
+    assert.deepEqual(statuses(live, none), [
+      ["prompts", "", "removed"],
+      ["prompts", "p", "removed"],
+    ]);
+    // An empty list that disappears is still a change.
+    assert.deepEqual(statuses({ ...none, prompts: list({}) }, none), [["prompts", "", "removed"]]);
+  });
+  it("items by key: drifted with the members that moved, added, removed, unchanged", () => {
+    const pinned = { ...none, resource_templates: list({ a: "1", b: "2", c: "3" }) };
+    const live = { ...none, resource_templates: list({ a: "1", b: "9", d: "4" }, "e") };
+    assert.deepEqual(statuses(pinned, live), [
+      ["resource_templates", "a", "unchanged"],
+      ["resource_templates", "b", "drifted"],
+      ["resource_templates", "c", "removed"],
+      ["resource_templates", "d", "added"],
+    ]);
+    const drifted = compareSurface(pinned, live).find((f) => f.key === "b")!;
+    assert.deepEqual(drifted.fields, ["description"]);
+  });
+  it("resources are compared only when pinned", () => {
+    assert.deepEqual(statuses(none, { ...none, resources: list({ r: "1" }) }), []);
+    assert.deepEqual(statuses({ ...none, resources: list({ r: "1" }) }, none), [
+      ["resources", "", "removed"],
+      ["resources", "r", "removed"],
+    ]);
+  });
+});
+
+describe("withSurface", () => {
+  const added = compareSurface(none, { ...none, prompts: list({ p: "1" }) });
+  it("a drifted or removed part fails the server; an added one unless --allow-new", () => {
+    assert.equal(withSurface(ok, added).status, "drift");
+    assert.equal(withSurface(ok, added, { allowNew: true }).status, "ok");
+    const removed = compareSurface({ ...none, instructions: d("a") }, none);
+    assert.equal(withSurface(ok, removed, { allowNew: true }).status, "drift");
+    assert.equal(withSurface(ok, compareSurface(none, none)).status, "ok");
+  });
+  it("never turns an unreachable server ok", () => {
+    assert.equal(withSurface({ ...ok, status: "unreachable" }, []).status, "unreachable");
   });
 });

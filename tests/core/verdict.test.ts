@@ -109,6 +109,11 @@ describe("verdict: servers", () => {
     assert.equal(verdict([down], explained, { allowNew: true, failOn: "critical" }), 1);
   });
 
+  it("a server that drifted with no item moved (diff: its source changed) fails", () => {
+    const moved: ServerFinding = { ...ok, status: "drift" };
+    assert.equal(verdict([moved], undefined, { allowNew: true }), 1);
+  });
+
   it("a finding about the server at the threshold fails the whole server", () => {
     const s = serverWith("prompts", "drifted");
     const view = explainedAs("prompts", {

@@ -218,7 +218,16 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
       assert.equal(verify.code, 1, verify.stdout + verify.stderr);
       assert.match(verify.stdout, line);
       assert.match(verify.stdout, diff);
-      assert.match(verify.stdout, /^FAIL: 1 drifted of 1 server$/m);
+      // The summary names the part that moved (issue 33: it named tools only).
+      const part: Record<string, string> = {
+        instructions: "instructions",
+        prompt: "prompts",
+        template: "resource templates",
+      };
+      assert.ok(
+        verify.stdout.includes(`\nFAIL: 1 drifted of 1 server (${part[variant]}: 1 drifted)\n`),
+        verify.stdout,
+      );
       assert.doesNotMatch(verify.stdout, /DRIFTED {4}lookup/);
       // The findings rules run over it: instructions gaining a directive are high.
       const where =
@@ -273,7 +282,7 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
     const diff = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
     assert.equal(diff.code, 1, diff.stdout + diff.stderr);
     assert.match(diff.stdout, /^ {2}DRIFTED {4}instructions$/m);
-    assert.match(diff.stdout, /^DIFFER: 1 drifted of 1 server$/m);
+    assert.match(diff.stdout, /^DIFFER: 1 drifted of 1 server \(instructions: 1 drifted\)$/m);
   });
 
   it("a prompt added later fails like an added tool, unless --allow-new", () => {

@@ -1,12 +1,12 @@
-import type { ServerFinding } from "../../core/compare.js";
-import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
-import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
-import { isJsonObject, type JsonValue } from "../../core/json-value.js";
 import {
+  type ServerFinding,
   surfaceKey,
   type SurfaceExplained,
   type SurfaceFinding,
-} from "../../core/surface/compare-surface.js";
+} from "../../core/compare.js";
+import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
+import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import { isJsonObject, type JsonValue } from "../../core/json-value.js";
 import { kindById } from "../../core/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";

@@ -1,7 +1,7 @@
 import type { Contract } from "../contract.js";
 import type { JsonValue } from "../json-value.js";
 import { SURFACE_KINDS } from "../kinds.js";
-import type { SurfacePart } from "../surface/compare-surface.js";
+import type { SurfacePart } from "../compare.js";
 import { surfaceFindings } from "../surface/findings.js";
 import type { SurfaceContracts } from "../surface/surface.js";
 import { classifyServer } from "./classify.js";

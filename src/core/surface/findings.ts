@@ -2,7 +2,7 @@ import { appendPointer } from "../findings/diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "../findings/finding.js";
 import { stringFindings, textFindings } from "../findings/text-checks.js";
 import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
-import type { SurfaceExplained, SurfaceFinding } from "./compare-surface.js";
+import type { SurfaceExplained, SurfaceFinding } from "../compare.js";
 import { kindById } from "../kinds.js";
 import type { SurfaceContracts } from "./surface.js";
 
