@@ -1,3 +1,4 @@
+import type { CiFlow, CiTarget } from "./ci-flow.js";
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import {
   AuthorizationServerMismatchError,
@@ -15,19 +16,6 @@ import { authFetch } from "./auth-fetch.js";
 import { quietLibraryWarnings } from "./library-warnings.js";
 import { pinnedResource } from "./resource-pin.js";
 import { EnvRefreshProvider } from "./env-refresh.js";
-
-/** A non-interactive flow of the lock's `auth` member, its secrets expanded. */
-export interface CiFlow {
-  mode: "client_credentials" | "refresh_token";
-  issuer: string;
-  clientId: string;
-  clientSecret?: string;
-  refreshToken?: string;
-  /** A PEM private key (private_key_jwt, instead of a client secret). */
-  privateKey?: string;
-  /** The variable that holds the refresh token: its name in `--oauth-state-out`. */
-  refreshVariable?: string;
-}
 
 /**
  * The non-interactive flow an `auth` member names, its references expanded
@@ -57,15 +45,6 @@ export function ciFlow(
       ? {}
       : { refreshVariable: referencedName(spec.refresh_token)! }),
   };
-}
-
-/** The server a non-interactive flow gets tokens for, and where a rotated refresh token goes. */
-export interface CiTarget {
-  url: URL;
-  /** The server's canonical resource URL: the only one the token is for. */
-  resource: string;
-  /** `--oauth-state-out FILE`, for a rotated refresh token. */
-  stateOut?: string;
 }
 
 /** What the server's challenge said: where its metadata is, and the scope to ask for. */

@@ -7,7 +7,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
-import type { CiFlow, CiTarget } from "./ci-auth.js";
+import type { CiFlow, CiTarget } from "./ci-flow.js";
 import { pinnedResource } from "./resource-pin.js";
 import { writeOAuthState } from "./state-out.js";
 
