@@ -11,7 +11,7 @@ import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
@@ -142,6 +142,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
+  checkPinTargets(lockFile, values["no-snapshot"] !== true);
 
   // The read uses the headers as given; the lock gets only the safe definition.
   const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);

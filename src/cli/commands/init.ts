@@ -6,7 +6,7 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
@@ -117,6 +117,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   checkConfigOptions("init", values);
+  checkPinTargets(lockFile, values["no-snapshot"] !== true);
 
   const { imported, searched } = await importFromConfigs(
     values.from,
