@@ -13,7 +13,7 @@ import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { warner } from "./common.js";
 import type { Io } from "./io.js";
-import { displayName } from "./render/style.js";
+import { displayName, sanitizeLine } from "./render/style.js";
 
 /** How the upgrade is written. */
 export interface UpgradeWrite {
@@ -86,11 +86,12 @@ async function writeUpgrade(
   const { writeConfig } = await import("../config/wrap/write-config.js");
   for (const { plan, bytes } of configs) {
     if (plan.after !== plan.before) await writeConfig(plan.file, bytes, plan.after);
-    for (const name of plan.changed)
-      await w.io.out(`bumped ${displayName(name)} in ${plan.file}\n`);
+    // The file's name and the reasons are a repository's text, shown as wrap shows them.
+    const file = sanitizeLine(plan.file);
+    for (const name of plan.changed) await w.io.out(`bumped ${displayName(name)} in ${file}\n`);
     for (const left of plan.left) {
       await w.io.err(
-        `contractpin: warning: left ${displayName(left.name)} in ${plan.file}: ${left.reason}\n`,
+        `contractpin: warning: left ${displayName(left.name)} in ${file}: ${sanitizeLine(left.reason)}\n`,
       );
     }
   }
