@@ -312,6 +312,20 @@ describe("upgrade", () => {
     assert.ok(lstatSync(ws.path(".mcp.json")).isSymbolicLink());
   });
 
+  test("--write with the config wrapped: the lock is upgraded, the wrapped entry is left as the guard it is, with the way to bump it", () => {
+    const { ws, env } = project();
+    assert.equal(runCli(["wrap"], { cwd: ws.dir, env }).code, 0);
+    const wrapped = ws.read(".mcp.json");
+    const r = runCli(["upgrade", "dict", "--write"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: warning: left dict in \S+\.mcp\.json: it is wrapped: its guard runs what the lock now pins, but the original kept for 'contractpin unwrap' still names the old version; to bump it too, run 'contractpin unwrap', then 'upgrade --write', then 'contractpin wrap'$/m,
+    );
+    assert.equal(ws.read(".mcp.json"), wrapped);
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
+  });
+
   test("a version that does not exist: exit 1 with the reason, nothing written", () => {
     const { ws, env } = project();
     const lockBefore = ws.read();

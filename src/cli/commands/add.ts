@@ -141,8 +141,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       `server '${name}' is already pinned in ${lockFile}; re-pin it with: contractpin update${lockWords(values.lock)} ${shellWord(name)}`,
     );
   }
-  for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
+  for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
   const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);
