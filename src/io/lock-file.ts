@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
 import type { JsonValue } from "../core/json-value.js";
@@ -100,7 +101,7 @@ export async function writeLock(
   // Never through a symbolic link (src/io/write-target.ts): the guard and the file are where `path` says.
   refuseLinks(path, checkoutBases(), "the lock");
   return withWriteGuard(
-    path,
+    resolve(path),
     path,
     async () => {
       const current = await readLockIfExists(path);
