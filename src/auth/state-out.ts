@@ -1,7 +1,8 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import { visibleText } from "../core/visible-text.js";
-import { checkoutBases, writeReportAtomic } from "../io/atomic-write.js";
+import { writeReportAtomic } from "../io/atomic-write.js";
+import { checkoutBases } from "../io/write-target.js";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -8,7 +8,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
-import { checkoutBases, refuseLinks } from "../io/atomic-write.js";
+import { checkoutBases, refuseLinks } from "../io/write-target.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { sanitizeLine } from "./render/style.js";
 import type { ReportRequest } from "./report-request.js";
@@ -66,7 +66,7 @@ export function refuseClobber(
         );
       }
     }
-    refuseLinks(path, checkoutBases(), written);
+    refuseLinks(path, checkoutBases(), written, "REPORT_WRITE_FAILED");
   }
 }
 

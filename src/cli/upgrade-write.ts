@@ -13,7 +13,7 @@ import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { warner } from "./common.js";
 import type { Io } from "./io.js";
-import { displayName } from "./render/style.js";
+import { displayName, sanitizeLine } from "./render/style.js";
 
 /** How the upgrade is written. */
 export interface UpgradeWrite {
@@ -86,11 +86,12 @@ async function writeUpgrade(
   const { writeConfig } = await import("../config/wrap/write-config.js");
   for (const { plan, bytes } of configs) {
     if (plan.after !== plan.before) await writeConfig(plan.file, bytes, plan.after);
-    for (const name of plan.changed)
-      await w.io.out(`bumped ${displayName(name)} in ${plan.file}\n`);
+    // The file's name and the reasons are a repository's text, shown as wrap shows them.
+    const file = sanitizeLine(plan.file);
+    for (const name of plan.changed) await w.io.out(`bumped ${displayName(name)} in ${file}\n`);
     for (const left of plan.left) {
       await w.io.err(
-        `contractpin: warning: left ${displayName(left.name)} in ${plan.file}: ${left.reason}\n`,
+        `contractpin: warning: left ${displayName(left.name)} in ${file}: ${sanitizeLine(left.reason)}\n`,
       );
     }
   }
@@ -109,8 +110,15 @@ async function planConfigs(
 ) {
   const { readIfPresent, selectConfigs } = await import("../config/discover.js");
   const { planBump } = await import("../config/wrap/bump-version.js");
+  const { configScope, realConfig } = await import("../config/wrap/config-scope.js");
   const projectDir = process.cwd();
   const home = homedir();
+  // The file rules of wrap: a project config whose real file is a user-level one, or
+  // outside the project, is refused without --user; the real file is the one written.
+  const scope = {
+    ...configScope(projectDir, home, w.user, "upgrade --write"),
+    nameFlag: "--config",
+  };
   const discovered = selectConfigs(undefined, w.user, { projectDir, home });
   const files = [
     ...(w.configs ?? []).map((path) => ({ path, required: true })),
@@ -127,9 +135,10 @@ async function planConfigs(
   const seen = new Set<string>();
   const plans = [];
   for (const { path, required } of files) {
-    if (seen.has(resolve(path))) continue;
-    seen.add(resolve(path));
-    const bytes = await readIfPresent(path, required);
+    const real = realConfig(path, { ...scope, named: required });
+    if (seen.has(resolve(real))) continue;
+    seen.add(resolve(real));
+    const bytes = await readIfPresent(real, required);
     if (bytes === undefined) continue;
     const plan = planBump(
       bytes,
@@ -138,7 +147,9 @@ async function planConfigs(
       // The lock's directory: init writes ${workspaceFolder} relative to it.
       { projectDir, home, required, lockDir: dirname(resolve(lockFile)) },
     );
-    if (plan !== undefined) plans.push({ plan, bytes });
+    if (plan === undefined) continue;
+    if (resolve(real) !== resolve(path)) plan.file = real;
+    plans.push({ plan, bytes });
   }
   return plans;
 }

@@ -52,8 +52,9 @@ export async function runRewrite(
   );
   checkConfigOptions(command, values);
   // Loaded here: only these commands (and init) read client configs and TOML.
-  const { configLocations, selectConfigs } = await import("../config/discover.js");
+  const { selectConfigs } = await import("../config/discover.js");
   const { rewriteConfigs } = await import("../config/wrap/rewrite-configs.js");
+  const { configScope } = await import("../config/wrap/config-scope.js");
   const projectDir = process.cwd();
   const home = homedir();
   const user = values.user === true;
@@ -65,20 +66,12 @@ export async function runRewrite(
     mode = { wrap: { lock: await readLock(file), lockPath: resolve(file), launcher: launcher() } };
   }
   const dryRun = values["dry-run"] === true;
-  const userConfigs = configLocations({
-    projectDir,
-    home,
-    platform: process.platform,
-    env: process.env,
-  })
-    .filter((l) => l.scope === "user")
-    .map((l) => l.path);
   const results = await rewriteConfigs(selected, {
     mode,
     projectDir,
     home,
     dryRun,
-    scope: { userConfigs, user, command },
+    scope: configScope(projectDir, home, user, command),
   });
   if (results.length === 0) {
     await io.err(`${nothingFound(selected.searched, user, `nothing to ${command}`)}\n`);

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../core/canonical-json.js";
+import { WRAPPED_ENTRY_VARIABLE } from "../core/guard-command.js";
 import { configConflict, configInvalid } from "./config-error.js";
 import { detectFormat } from "./formats.js";
 import {
@@ -86,8 +87,9 @@ export async function importConfigs(
     const resolved = path.resolve(file);
     if (seen.has(resolved)) continue;
     seen.add(resolved);
-    const bytes = await readIfPresent(file, options.required);
-    if (bytes === undefined) continue;
+    const read = await readIfPresent(file, options.required);
+    if (read === undefined) continue;
+    const bytes = await unwrapped(read, file, options);
     let result: ImportResult;
     if (options.required) {
       result = importConfig(bytes, file, options);
@@ -101,6 +103,35 @@ export async function importConfigs(
     files.push(file);
   }
   return merge(results, files);
+}
+
+/**
+ * The config as `contractpin unwrap` would restore it, when `wrap` rewrote
+ * entries of it: each wrapped entry is read as the server it wraps (its
+ * original text, kept in the entry), never as the guard that runs it; a lock
+ * that pinned the guard would make the guard start itself. Unwrap's own plan
+ * does it (src/config/wrap/plan.ts), with its check that the result parses
+ * and holds every other entry as before. A file without the marker is as read.
+ */
+async function unwrapped(
+  bytes: Uint8Array,
+  file: string,
+  options: ImportConfigsOptions,
+): Promise<Uint8Array> {
+  if (
+    !Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WRAPPED_ENTRY_VARIABLE)
+  ) {
+    // Spelled otherwise (a \u escape), the entry is still known by its env: import-config.ts skips it.
+    return bytes;
+  }
+  const { planFile } = await import("./wrap/plan.js");
+  const ctx = {
+    projectDir: options.projectDir,
+    required: options.required,
+    ...(options.home === undefined ? {} : { home: options.home }),
+  };
+  const plan = planFile(bytes, file, { unwrap: undefined }, ctx);
+  return plan === undefined || plan.edits.length === 0 ? bytes : Buffer.from(plan.after, "utf8");
 }
 
 function merge(results: ImportResult[], files: string[]): ImportedConfigs {

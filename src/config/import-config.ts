@@ -1,3 +1,4 @@
+import { runsGuard } from "../core/guard-command.js";
 import { configInvalid } from "./config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ConfigFormat } from "./formats.js";
 import { mapServer, type ImportedServer } from "./map-server.js";
@@ -70,6 +71,10 @@ export function importConfig(
   return importDocument(doc, format, file, options);
 }
 
+/** Why an entry that runs contractpin's guard, not a server, is not imported. */
+export const GUARD_SKIP =
+  "it runs contractpin guard, not a server: a guard starts the server the lock pins under its name, so pin that server (its own command) instead";
+
 /** importConfig for a document already parsed and recognised. */
 export function importDocument(
   doc: ConfigDocument,
@@ -91,6 +96,11 @@ export function importDocument(
       continue;
     }
     const mapped = mapServer(name, raw, file, options);
+    if (!("skip" in mapped) && runsGuard(mapped.server.source)) {
+      // Pinned, it would make the guard start a guard of itself (a wrapped entry is read unwrapped: discover.ts).
+      result.skipped.push({ name, file, reason: GUARD_SKIP });
+      continue;
+    }
     result.warnings.push(...mapped.warnings);
     if ("skip" in mapped) result.skipped.push({ name, file, reason: mapped.skip });
     else result.servers.push(mapped.server);

@@ -84,6 +84,7 @@ export type CliErrorCode =
   | "SERVER_UNKNOWN"
   | "INTERRUPTED"
   | "REPORT_WRITE_FAILED"
+  | "WRITE_REFUSED"
   | "AUDIT_INCOMPLETE";
 
 export type ErrorCode =

@@ -1,8 +1,9 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
 import type { Redact } from "../core/redact.js";
 import { visibleText } from "../core/visible-text.js";
 import { kindById } from "../core/kinds.js";
+import { checkoutBases, refuseLinks } from "../io/write-target.js";
 import type { GuardEvent, SurfaceEvent, ToolEvent } from "./guard-types.js";
 
 /** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */
@@ -63,9 +64,20 @@ export function makeReporter(err: (line: string) => void, logFile?: string): Rep
   };
 }
 
+/**
+ * Opens the --log file for appending, never through a symbolic link (the one
+ * rule of src/io/write-target.ts): its lines hold a server's text, and a
+ * checkout could commit the file as a link to a shell profile. O_NOFOLLOW
+ * closes the gap between that check and the open (where the system has it).
+ */
 function openLog(path: string): number {
+  refuseLinks(path, checkoutBases(), "the guard's log");
   try {
-    return openSync(path, "a");
+    return openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      0o644,
+    );
   } catch (err) {
     throw new ContractpinError(
       "USAGE",

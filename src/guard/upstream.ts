@@ -2,6 +2,7 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { authorizedFetch } from "../auth/authorized-fetch.js";
 import { readAuth } from "../auth/read-auth.js";
 import { isContractpinError } from "../core/errors.js";
+import { runsGuard } from "../core/guard-command.js";
 import type { Redact } from "../core/redact.js";
 import { guardSecrets } from "../engine/failure.js";
 import { httpTarget } from "../sources/live/http-target.js";
@@ -55,6 +56,14 @@ export async function openUpstream(
     if (pinned.transport === "file") {
       hooks.fail(
         `server ${server} is pinned from a file (transport file): there is no server to guard`,
+        CANNOT_RUN,
+      );
+      return undefined;
+    }
+    if (runsGuard(pinned)) {
+      // A lock that pinned a wrapped entry (or a guard by hand): started, it would start itself.
+      hooks.fail(
+        `server ${server}: the lock pins a contractpin guard as the server, and a guard never starts a guard; re-pin the server it guards with 'contractpin init --force' (which reads a wrapped entry as the server it wraps)`,
         CANNOT_RUN,
       );
       return undefined;

@@ -1,17 +1,16 @@
 import {
   closeSync,
-  existsSync,
   lstatSync,
-  realpathSync,
   fsyncSync,
   openSync,
   renameSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { reason } from "./read-input.js";
+import { refuseLinks } from "./write-target.js";
 
 /** The file operations of an atomic write, injectable so a failure mid-write can be tested. */
 export interface AtomicWriteOps {
@@ -59,9 +58,13 @@ const nodeOps: AtomicWriteOps = {
  * Writes `data` to `path` atomically: a temporary file in the same directory,
  * flushed, then renamed over the target. A crash, a kill or a failed write at
  * any point leaves either the old file or the new one, never a truncated file.
+ * Never through a symbolic link (src/io/write-target.ts): a link at `path` is
+ * refused; a writer that means a link's destination (a client config) passes
+ * the real path, after deciding it may write there.
  *
  * @param what the file, for the error message (default "the lock").
  * @param mode the new file's mode (default: the existing file's, else 0644).
+ * @throws ContractpinError WRITE_REFUSED for a link; LOCK_WRITE_FAILED when the write fails.
  */
 export async function writeFileAtomic(
   path: string,
@@ -70,9 +73,8 @@ export async function writeFileAtomic(
   ops: AtomicWriteOps = nodeOps,
   mode?: number,
 ): Promise<void> {
-  // A lock that is a symbolic link is replaced where it points, keeping its mode.
-  const target = existsSync(path) ? realpathSync(path) : path;
-  await replaceFile(target, path, data, { what, ops, mode, code: "LOCK_WRITE_FAILED" });
+  refuseLinks(path, [], what);
+  await replaceFile(resolve(path), path, data, { what, ops, mode, code: "LOCK_WRITE_FAILED" });
 }
 
 /** Options of {@link writeReportAtomic}. */
@@ -87,10 +89,8 @@ export interface NoFollowOptions {
  * never through a symbolic link, for a file whose path may be in a checkout
  * that a pull request controls (a report, a dump, the OAuth state file):
  * `path` itself must not be one, nor any folder of its path below one of
- * `bases` (the current directory, the workspace: {@link checkoutBases}),
- * where a link could lead the file anywhere the process can write. Folders
- * above the bases are the machine's own (a /tmp that is a link stays usable).
- * A link planted at `path` after that check is replaced by the rename, never
+ * `bases` (the current directory, the workspace: checkoutBases in
+ * src/io/write-target.ts). A link planted at `path` after that check is replaced by the rename, never
  * followed; one at the temporary name makes the write fail (O_EXCL).
  *
  * @param what the file, for the error message (e.g. "the report").
@@ -103,56 +103,9 @@ export async function writeReportAtomic(
   bases: readonly string[],
   { mode, ops = nodeOps }: NoFollowOptions = {},
 ): Promise<void> {
-  refuseLinks(path, bases, what);
+  refuseLinks(path, bases, what, "REPORT_WRITE_FAILED");
   // Lexically resolved: `a/../x` is written where it was checked, whatever `a` is.
   await replaceFile(resolve(path), path, data, { what, ops, mode, code: "REPORT_WRITE_FAILED" });
-}
-
-/**
- * The folders below which no folder of a written file's path may be a
- * symbolic link ({@link writeReportAtomic}): the current directory and,
- * under GitHub Actions, the workspace (a checkout a pull request controls).
- *
- * @param env the environment (GITHUB_WORKSPACE).
- */
-export function checkoutBases(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string[] {
-  const workspace = env["GITHUB_WORKSPACE"];
-  return workspace === undefined || workspace === "" ? [process.cwd()] : [process.cwd(), workspace];
-}
-
-/**
- * Refuses `path` when it, or a folder of its path below one of `bases`, is a
- * symbolic link (see {@link writeReportAtomic}).
- *
- * @throws ContractpinError REPORT_WRITE_FAILED naming the link.
- */
-export function refuseLinks(path: string, bases: readonly string[], what: string): void {
-  const target = resolve(path);
-  const checked = [target];
-  for (const base of bases.map((b) => resolve(b))) {
-    const rel = relative(base, dirname(target));
-    if (rel.startsWith("..") || isAbsolute(rel)) continue;
-    let dir = base;
-    for (const part of rel === "" ? [] : rel.split(sep)) checked.push((dir = join(dir, part)));
-  }
-  for (const file of checked) {
-    if (!isLink(file)) continue;
-    const which = file === target ? "it is a symbolic link" : `${file} is a symbolic link`;
-    throw new ContractpinError(
-      "REPORT_WRITE_FAILED",
-      `${path}: cannot write ${what}: ${which}, and contractpin does not write through one; nothing was written (remove the link, or give another path)`,
-    );
-  }
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false; // not there (yet): writing it will say so
-  }
 }
 
 /** How {@link replaceFile} writes. */

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
 import type { JsonValue } from "../core/json-value.js";
@@ -9,6 +9,7 @@ import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { positionOf } from "../core/text-position.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { withWriteGuard } from "./write-guard.js";
+import { checkoutBases, refuseLinks } from "./write-target.js";
 
 /**
  * Reads and validates the lock at `path`. Every problem is a ContractpinError
@@ -82,7 +83,8 @@ export interface WriteLockOptions {
  * (src/core/lock-rebase.ts); a server both changed is LOCK_CHANGED (exit 2),
  * and nothing is written. A lock whose content would not change (generated_at
  * aside) is not rewritten, so that re-pinning an unchanged server makes no
- * git churn.
+ * git churn. A lock that is a symbolic link, or lies in a folder of the
+ * checkout that is one, is refused (WRITE_REFUSED, exit 2).
  *
  * @returns whether the file was written.
  */
@@ -96,9 +98,10 @@ export async function writeLock(
     // Nothing to change: no need to take the guard (the lock may be read-only).
     return false;
   }
-  const target = existsSync(path) ? realpathSync(path) : path;
+  // Never through a symbolic link (src/io/write-target.ts): the guard and the file are where `path` says.
+  refuseLinks(path, checkoutBases(), "the lock");
   return withWriteGuard(
-    target,
+    resolve(path),
     path,
     async () => {
       const current = await readLockIfExists(path);

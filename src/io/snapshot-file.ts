@@ -1,7 +1,8 @@
+import { lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
 import { isPinnedEntry, type Digest } from "../core/digest.js";
-import { isContractpinError } from "../core/errors.js";
+import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
 import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
@@ -9,6 +10,7 @@ import { parseJson } from "../core/strict-json.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { SurfaceSnapshots } from "./snapshot-surface.js";
 import { readRegularFile } from "./read-input.js";
+import { checkoutBases, refuseLinks } from "./write-target.js";
 
 /**
  * The sidecar beside the lock: the pinned contracts themselves, so that a
@@ -151,20 +153,69 @@ export function keyText(name: string): string {
 
 /**
  * Writes the sidecar atomically (like the lock), unless the file already
- * holds exactly this text.
+ * holds exactly this text. Only a file contractpin wrote is replaced
+ * ({@link replaceableSnapshot}).
  *
  * @returns whether the file was written.
- * @throws ContractpinError LOCK_WRITE_FAILED naming the sidecar.
+ * @throws ContractpinError WRITE_REFUSED for a link or a file that is not a
+ *   snapshot file; LOCK_WRITE_FAILED naming the sidecar when the write fails.
  */
 export async function writeSnapshot(path: string, snapshot: Snapshot): Promise<boolean> {
   const text = renderSnapshot(snapshot);
-  try {
-    if (Buffer.from(readSidecar(path)).toString("utf8") === text) return false;
-  } catch {
-    // No file (or an unreadable one): write it.
-  }
+  const now = replaceableSnapshot(path);
+  if (now !== undefined && Buffer.from(now).toString("utf8") === text) return false;
   await writeFileAtomic(path, text, "the contract snapshots");
   return true;
+}
+
+/**
+ * Refuses to write the sidecar at `path` unless it is absent or a contract
+ * snapshot file (an object with a "contractpin-contracts" member, of any
+ * version): never through a symbolic link (src/io/write-target.ts), and never
+ * over another file. The file's content is the repository's, and what
+ * contractpin writes there is a server's text: a file that does not parse,
+ * or a FIFO, is left for the user to look at, never "repaired". A directory
+ * passes: no rename replaces it, so writing fails and recordSnapshots warns.
+ *
+ * @returns the file's bytes, or undefined when there is none.
+ * @throws ContractpinError WRITE_REFUSED, one line saying how to proceed.
+ */
+export function replaceableSnapshot(path: string): Uint8Array | undefined {
+  const what = "the contract snapshots";
+  refuseLinks(path, checkoutBases(), what);
+  let bytes: Uint8Array;
+  try {
+    bytes = readSidecar(path);
+  } catch (err) {
+    if (isMissing(err) || isDirectory(path)) return undefined;
+    throw notSnapshot(path, `it cannot be read: ${whyUnreadable(err)}`);
+  }
+  let root: unknown;
+  try {
+    root = parseJson(bytes);
+  } catch (err) {
+    if (!isContractpinError(err)) throw err;
+    throw notSnapshot(path, "it is not JSON");
+  }
+  if (!isJsonObject(root) || typeof getMember(root, SNAPSHOT_KEY) !== "string") {
+    throw notSnapshot(path, `it has no ${JSON.stringify(SNAPSHOT_KEY)} member`);
+  }
+  return bytes;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function notSnapshot(path: string, why: string): ContractpinError {
+  return new ContractpinError(
+    "WRITE_REFUSED",
+    `${path}: cannot write the contract snapshots: the file there is not a contract snapshot file (${why}), and contractpin replaces only its own; nothing was written; move it aside or delete it, then run the command again`,
+  );
 }
 
 /**

@@ -6,11 +6,13 @@ import type { SurfaceContracts } from "../core/surface/surface.js";
 import {
   member,
   readSnapshot,
+  replaceableSnapshot,
   snapshotPath,
   writeSnapshot,
   type Snapshot,
 } from "./snapshot-file.js";
 import { prunedSurfaceEntry, surfaceEntry } from "./snapshot-surface.js";
+import { checkoutBases, refuseLinks } from "./write-target.js";
 
 /**
  * The snapshots kept in line with the lock after a pin (init, add, update,
@@ -21,12 +23,30 @@ import { prunedSurfaceEntry, surfaceEntry } from "./snapshot-surface.js";
  */
 
 /**
+ * Refuses a pin whose files contractpin may not write, before any server is
+ * read, so that the refusal writes nothing at all: the lock a symbolic link
+ * (or in a folder of the checkout that is one), or, when the command writes
+ * the snapshots, the sidecar a link or a file that is not a contract
+ * snapshot file (src/io/write-target.ts, replaceableSnapshot). Every command
+ * that writes the lock (init, add, update, remove, upgrade --write) calls it
+ * first; the writes check again.
+ *
+ * @param snapshots whether the command writes the sidecar (false for --no-snapshot).
+ * @throws ContractpinError WRITE_REFUSED (exit 2), one line.
+ */
+export function checkPinTargets(lockPath: string, snapshots: boolean): void {
+  refuseLinks(lockPath, checkoutBases(), "the lock");
+  if (snapshots) replaceableSnapshot(snapshotPath(lockPath));
+}
+
+/**
  * Brings the sidecar of `lockPath` in line with `lock`, the lock as now
  * written, after a pin: the servers in `pinned` get their contracts as just
  * read (when the lock holds that very pin), the servers in `removed` lose
  * theirs, and entries of other servers are kept only while they match the
- * lock. An unreadable or corrupt sidecar is replaced. Without `create`, a
- * missing sidecar stays missing (remove). Written after the lock: a crash
+ * lock. A file in its place that is not a snapshot file is never replaced
+ * (WRITE_REFUSED). Without `create`, a missing or unusable sidecar is left
+ * as it is (remove). Written after the lock: a crash
  * between the two leaves entries that no longer match, which verify ignores.
  * A sidecar that cannot be written (a directory in its place, a full disk) is
  * one line for `warn`, not a failure: the lock, already written, is the pin,

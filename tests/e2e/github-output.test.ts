@@ -6,7 +6,7 @@
 // act on must be one that contractpin emitted itself (its stop-commands
 // blocks and its annotations), in every format.
 import assert from "node:assert/strict";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -239,5 +239,62 @@ describe("under GITHUB_ACTIONS=true, a server's text is never a workflow command
     const inside = lines.slice(open + 1, close).join("\n");
     assert.ok(inside.includes("# fence breaker") && inside.includes("```"), inside);
     assert.ok(inside.includes("::add-mask::hunter2"));
+  });
+});
+
+describe("init's lines about client configs: a config's file name and a server's name", () => {
+  /**
+   * A project whose Continue config has a file name, and whose servers have
+   * names, holding an escape sequence and a line feed followed by `::error`;
+   * one server has a literal credential (a warning names it), one is
+   * disabled (a skipped line names it).
+   */
+  function project(): Workspace {
+    const ws = new Workspace();
+    writeFileSync(ws.path("mode"), "clean");
+    const evil = "s\u001b[31mRED\n::error::pwned by a server name";
+    mkdirSync(ws.path(".continue/mcpServers"), { recursive: true });
+    writeFileSync(
+      ws.path(".continue/mcpServers/a\n::error::pwned by a file name\u001b[2J.yaml"),
+      `name: x\nmcpServers:\n  - name: ${JSON.stringify(evil)}\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SERVER)}, "mode"]\n    env: { API_KEY: "sk-abcdefabcdefabcdefabcdef12" }\n`,
+    );
+    writeFileSync(
+      ws.path(".mcp.json"),
+      JSON.stringify({
+        mcpServers: { [`${evil} 2`]: { command: "x", disabled: true } },
+      }),
+    );
+    return ws;
+  }
+
+  it("outside GitHub Actions, no line starts a workflow command and no escape sequence is printed", () => {
+    const ws = project();
+    const r = runCli(["init"], { cwd: ws.dir, env: { GITHUB_ACTIONS: undefined, API_KEY: "k" } });
+    assert.equal(r.code, 0, r.stderr);
+    for (const [name, stream] of [
+      ["stdout", r.stdout],
+      ["stderr", r.stderr],
+    ] as const) {
+      assert.deepEqual(actedOn(stream), [], `${name}: ${stream}`);
+      assert.ok(!stream.includes("\u001b"), `${name}: ${JSON.stringify(stream)}`);
+    }
+    // Each line is there, with the names escaped rather than dropped.
+    assert.match(r.stderr, /^contractpin: reading \S+\/a ::error::pwned by a file name\.yaml$/m);
+    assert.match(
+      r.stderr,
+      /^contractpin: warning: \S+ ::error::pwned by a file name\.yaml: server sRED ::error::pwned by a server name: env API_KEY holds a literal credential/m,
+    );
+    assert.match(
+      r.stderr,
+      /^contractpin: skipped "s\\u001b\[31mRED\\n::error::pwned\\u0020by\\u0020a\\u0020server\\u0020name\\u00202" \(\S+\.mcp\.json\): disabled$/m,
+    );
+  });
+
+  it("under GitHub Actions, every line the runner acts on is contractpin's own", () => {
+    const ws = project();
+    const r = runCli(["init"], { cwd: ws.dir, env: { ...ACTIONS, API_KEY: "k" } });
+    assert.equal(r.code, 0, r.stderr);
+    onlyOwnCommands(r, "init");
+    assert.ok(!r.stderr.includes("\u001b"), JSON.stringify(r.stderr));
   });
 });

@@ -149,7 +149,13 @@ describe("contract snapshots", () => {
     assert.equal(verify.code, 0);
     assert.equal(verify.stderr, "", "a clean verify does not read the sidecar");
     assert.equal(verify.stdout, "s  ok  (2 pinned tools)\n\nOK: 1 server matches the lock\n");
-    // A re-pin replaces the corrupt file; the lock is the same.
+    // A re-pin never replaces a file it cannot tell is its own: exit 2, nothing written.
+    const refused = runCli(["update"], { cwd: ws.dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /is not a contract snapshot file \(it is not JSON\)/);
+    assert.equal(ws.read(SIDECAR), "{ not json");
+    // Once it is deleted, the re-pin writes the snapshots; the lock is the same.
+    rmSync(ws.path(SIDECAR));
     assert.equal(runCli(["update"], { cwd: ws.dir }).code, 0);
     assert.equal(ws.read(), lock);
     assert.equal(ws.read(SIDECAR), expected({ s: baseTools() }));

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { oneLine, runCli } from "../helpers/cli.js";
@@ -274,6 +283,47 @@ describe("upgrade", () => {
     assert.equal(json.exit_code, 2);
     assert.equal(json.written, undefined);
     assert.equal(ws.read(), lockBefore);
+  });
+
+  test("--write of a project config that links to a user-level one is refused as wrap refuses it; --user writes the real file", () => {
+    const { ws, env } = project();
+    // A clone that commits .mcp.json as a link to the user's Claude Code config.
+    const user = join(env.HOME!, ".claude.json");
+    renameSync(ws.path(".mcp.json"), user);
+    symlinkSync(user, ws.path(".mcp.json"));
+    const userBefore = readFileSync(user, "utf8");
+    const lockBefore = ws.read();
+    const r = runCli(["upgrade", "dict", "--write"], { cwd: ws.dir, env });
+    assert.equal(r.code, 2, r.stderr);
+    const refusal = r.stderr.replace(/^contractpin: dict: .*\n/, "");
+    assert.ok(oneLine(refusal), r.stderr);
+    assert.equal(
+      refusal,
+      `contractpin: ${join(realpathSync(ws.dir), ".mcp.json")} leads to ${realpathSync(user)}, a user-level config; without --user, upgrade --write rewrites only the project's configs (the project is ${realpathSync(ws.dir)}); nothing was written; run with --user if you mean to rewrite it\n`,
+    );
+    assert.equal(readFileSync(user, "utf8"), userBefore);
+    assert.equal(ws.read(), lockBefore);
+    assert.ok(!existsSync(join(env.HOME!, ".contractpin-backup")));
+    // Meant: the real file is bumped, and the link stays a link.
+    const meant = runCli(["upgrade", "dict", "--write", "--user"], { cwd: ws.dir, env });
+    assert.equal(meant.code, 0, meant.stderr);
+    assert.match(meant.stdout, new RegExp(`^bumped dict in ${realpathSync(user)}$`, "m"));
+    assert.match(readFileSync(user, "utf8"), /"-y", "contractpin-fixture-server@1\.1\.0"/);
+    assert.ok(lstatSync(ws.path(".mcp.json")).isSymbolicLink());
+  });
+
+  test("--write with the config wrapped: the lock is upgraded, the wrapped entry is left as the guard it is, with the way to bump it", () => {
+    const { ws, env } = project();
+    assert.equal(runCli(["wrap"], { cwd: ws.dir, env }).code, 0);
+    const wrapped = ws.read(".mcp.json");
+    const r = runCli(["upgrade", "dict", "--write"], { cwd: ws.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: warning: left dict in \S+\.mcp\.json: it is wrapped: its guard runs what the lock now pins, but the original kept for 'contractpin unwrap' still names the old version; to bump it too, run 'contractpin unwrap', then 'upgrade --write', then 'contractpin wrap'$/m,
+    );
+    assert.equal(ws.read(".mcp.json"), wrapped);
+    assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
   });
 
   test("a version that does not exist: exit 1 with the reason, nothing written", () => {

@@ -1,6 +1,7 @@
 // contractpin guard's command line: arguments, and secrets kept out of what
 // the client and stderr are told.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { oneLine, runCli } from "../helpers/cli.js";
@@ -34,6 +35,25 @@ describe("contractpin guard arguments", () => {
       r.stderr,
       /^contractpin: --log .*no\/such\/dir\.log: cannot open the file: ENOENT\n$/,
     );
+  });
+
+  it("never appends to the --log file through a symbolic link: exit 2, one line, the file outside untouched", () => {
+    const { dir, lock } = fakeSetup();
+    const outside = mkdtempSync(join(tmpdir(), "contractpin-outside-"));
+    try {
+      writeFileSync(join(outside, ".bashrc"), "export A=1\n");
+      symlinkSync(join(outside, ".bashrc"), join(dir, "guard.jsonl"));
+      const r = runCli(["guard", "fake", "--lock", lock, "--log", "guard.jsonl"], { cwd: dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(oneLine(r.stderr), r.stderr);
+      assert.equal(
+        r.stderr,
+        "contractpin: guard.jsonl: cannot write the guard's log: it is a symbolic link, and contractpin does not write through one; nothing was written (remove the link, or give another path)\n",
+      );
+      assert.equal(readFileSync(join(outside, ".bashrc"), "utf8"), "export A=1\n");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("is listed in the help", () => {

@@ -73,6 +73,25 @@ describe("writeFileAtomic", () => {
     });
   }
 
+  it("never writes through a symbolic link: one at the path is refused, its destination untouched", async () => {
+    const ws = new Workspace();
+    const outside = new Workspace();
+    writeFileSync(outside.path("victim"), "precious\n");
+    const path = ws.path("contractpin.lock");
+    symlinkSync(outside.path("victim"), path);
+    await assert.rejects(writeFileAtomic(path, "new\n"), (err) => {
+      assert.ok(isContractpinError(err, "WRITE_REFUSED"));
+      assert.equal(
+        err.message,
+        `${path}: cannot write the lock: it is a symbolic link, and contractpin does not write through one; nothing was written (remove the link, or give another path)`,
+      );
+      return true;
+    });
+    assert.equal(readFileSync(outside.path("victim"), "utf8"), "precious\n");
+    assert.ok(lstatSync(path).isSymbolicLink());
+    assert.deepEqual(readdirSync(ws.dir), ["contractpin.lock"]);
+  });
+
   it("replaces the file when nothing fails", async () => {
     const ws = new Workspace();
     const path = ws.write("contractpin.lock", OLD);

@@ -11,7 +11,7 @@ import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
@@ -141,6 +141,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       `server '${name}' is already pinned in ${lockFile}; re-pin it with: contractpin update${lockWords(values.lock)} ${shellWord(name)}`,
     );
   }
+  checkPinTargets(lockFile, values["no-snapshot"] !== true);
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { readDump } from "../../engine/dump.js";
-import { checkoutBases, refuseLinks, writeReportAtomic } from "../../io/atomic-write.js";
+import { writeReportAtomic } from "../../io/atomic-write.js";
+import { checkoutBases, refuseLinks } from "../../io/write-target.js";
 import { readLock } from "../../io/lock-file.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
@@ -92,7 +93,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (given.length !== 1)
     throw usage("dump needs exactly one server: NAME, --url URL, or -- COMMAND [ARG...]");
   if (values.output === "") throw usage("--output needs a file name");
-  if (values.output !== undefined) refuseLinks(values.output, checkoutBases(), "the dump");
+  if (values.output !== undefined)
+    refuseLinks(values.output, checkoutBases(), "the dump", "REPORT_WRITE_FAILED");
   if (name === undefined && values.lock !== undefined)
     throw usage("--lock applies only to a NAME of the lock");
 

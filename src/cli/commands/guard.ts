@@ -43,7 +43,9 @@ A server behind OAuth is read with verify's credential: the stored login of
 refresh token from a variable), sent to the pinned server only; never a
 browser. A lock that cannot be read, a server not in it, a server that cannot
 be started, or one whose credential is missing or refused (one stderr line
-naming the command to run) gives the client errors, never unchecked tools. The lock is read again
+naming the command to run) gives the client errors, never unchecked tools; so
+does a lock entry that runs a contractpin guard itself (a guard never starts
+a guard: re-pin with 'contractpin init --force'). The lock is read again
 whenever it changes; a lock deleted while the guard runs fails closed.
 Every withheld tool, prompt, template, resource or instructions, refused
 call and dropped message is one line on stderr.

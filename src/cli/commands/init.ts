@@ -6,7 +6,7 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   LOCK_HELP,
@@ -32,7 +32,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import { renderChanges, renderPinned } from "../render/pin-text.js";
-import { displayName } from "../render/style.js";
+import { displayName, sanitizeLine } from "../render/style.js";
 
 export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
 
@@ -117,6 +117,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   checkConfigOptions("init", values);
+  checkPinTargets(lockFile, values["no-snapshot"] !== true);
 
   const { imported, searched } = await importFromConfigs(
     values.from,
@@ -223,10 +224,19 @@ async function importFromConfigs(
   };
 }
 
+/**
+ * What init read and passed over. A config's file name and the server names
+ * in it are a repository's text: each line is made safe as wrap's output is
+ * (sanitizeLine, displayName), so no escape sequence reaches a terminal and
+ * no line feed starts a CI workflow command.
+ */
 async function reportImport(imported: ImportedConfigs, io: Io): Promise<void> {
-  for (const file of imported.files) await io.err(`contractpin: reading ${file}\n`);
-  for (const warning of imported.warnings) await io.err(`contractpin: warning: ${warning}\n`);
+  for (const file of imported.files) await io.err(`contractpin: reading ${sanitizeLine(file)}\n`);
+  for (const warning of imported.warnings)
+    await io.err(`contractpin: warning: ${sanitizeLine(warning)}\n`);
   for (const s of imported.skipped) {
-    await io.err(`contractpin: skipped ${displayName(s.name)} (${s.file}): ${s.reason}\n`);
+    await io.err(
+      `contractpin: skipped ${displayName(s.name)} (${sanitizeLine(s.file)}): ${sanitizeLine(s.reason)}\n`,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { timestamp } from "../../core/lock.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import { knownServers, LOCK_HELP, LOCK_OPTIONS, lockPath, warner } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -34,6 +34,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   const previous = await readLock(lockFile);
   knownServers([name], previous.servers, lockFile);
+  checkPinTargets(lockFile, true);
   const servers = Object.fromEntries(Object.entries(previous.servers).filter(([n]) => n !== name));
   await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, previous, {
     signal: io.signal,

@@ -4,7 +4,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
-import { recordSnapshots } from "../../io/snapshot-record.js";
+import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
@@ -85,6 +85,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
+  checkPinTargets(lockFile, values["no-snapshot"] !== true);
   const repinned = await pinAll(
     requestsFromLock(names, previous.servers),
     ctx,

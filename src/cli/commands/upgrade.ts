@@ -4,6 +4,7 @@ import { ContractpinError } from "../../core/errors.js";
 import { notUpgradable, readCandidates, validTarget } from "../../engine/upgrade.js";
 import { findOutdated } from "../../engine/outdated.js";
 import { readLock } from "../../io/lock-file.js";
+import { checkPinTargets } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
   knownServers,
@@ -111,6 +112,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { ctx, concurrency } = readContext(lockFile, values, io);
   const lock = await readLock(lockFile);
   refuseClobber(reports, lockInputs(lockFile), "upgrade");
+  if (values.write === true) checkPinTargets(lockFile, values["no-snapshot"] !== true);
   let names = [...new Set(positionals)];
   knownServers(names, lock.servers, lockFile);
   for (const name of names) {

@@ -3,6 +3,7 @@ import type { ServerSource } from "../../core/server-source.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, serverEntries } from "../formats.js";
 import { readConfigDocument, readConfigText } from "../read-document.js";
+import { ORIGINAL_VARIABLE } from "./guard-fields.js";
 import { jsonEntry } from "./json-entry.js";
 import { matchLock } from "./match-lock.js";
 import type { Edit, PlanContext } from "./plan.js";
@@ -33,6 +34,10 @@ function countOf(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
+/** Why upgrade --write leaves a wrapped entry as it is. */
+export const WRAPPED_LEFT =
+  "it is wrapped: its guard runs what the lock now pins, but the original kept for 'contractpin unwrap' still names the old version; to bump it too, run 'contractpin unwrap', then 'upgrade --write', then 'contractpin wrap'";
+
 /**
  * Plans the version bump of one client config: each entry that defines
  * exactly what the lock pins under its name (matchLock, as wrap decides) has
@@ -58,6 +63,11 @@ export function planBump(
   for (const entry of serverEntries(doc, format, file, ctx.projectDir).entries) {
     const arg = Object.hasOwn(bump.args, entry.name) ? bump.args[entry.name] : undefined;
     if (arg === undefined || entry.skip !== undefined) continue;
+    if (Object.hasOwn(entry.raw.env, ORIGINAL_VARIABLE)) {
+      // Read as the guard it is, not compared as a server: its version lives in the kept original.
+      plan.left.push({ name: entry.name, reason: WRAPPED_LEFT });
+      continue;
+    }
     const match = matchLock(entry.name, entry.raw, file, ctx, bump.before);
     if (!match.ok) {
       plan.left.push({ name: entry.name, reason: match.reason });

@@ -1,4 +1,5 @@
-// Which config files a project `wrap` or `unwrap` (no --user) may rewrite. A
+// Which config files a project `wrap`, `unwrap` or `upgrade --write` (no
+// --user) may rewrite. A
 // repository can commit `.cursor/mcp.json` (or `.cursor` itself) as a symbolic
 // link to the user's `~/.cursor/mcp.json`: rewriting the real file would make
 // every project's client launch a guard of this repository's lock, and put a
@@ -8,6 +9,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ContractpinError } from "../../core/errors.js";
+import { configLocations } from "../locations.js";
 
 /** What decides whether a config may be rewritten. */
 export interface ConfigScope {
@@ -21,6 +23,30 @@ export interface ConfigScope {
   named: boolean;
   /** The command, for the error line. */
   command: string;
+  /** The option that names a config file, for the error line (default "--from"). */
+  nameFlag?: string;
+}
+
+/**
+ * The scope of a command that rewrites configs in `projectDir`: the
+ * user-level configs of this machine (discover.ts's "user" locations), and
+ * whether --user was given.
+ */
+export function configScope(
+  projectDir: string,
+  home: string,
+  user: boolean,
+  command: string,
+): Omit<ConfigScope, "named"> {
+  const userConfigs = configLocations({
+    projectDir,
+    home,
+    platform: process.platform,
+    env: process.env,
+  })
+    .filter((l) => l.scope === "user")
+    .map((l) => l.path);
+  return { projectDir, userConfigs, user, command };
 }
 
 /**
@@ -50,7 +76,7 @@ export function realConfig(file: string, scope: ConfigScope): string {
   }
   const led = real === given ? `${file} is ${where}` : `${file} leads to ${real}, ${where}`;
   const hint = scope.named
-    ? "name that file with --from if you mean to rewrite it"
+    ? `name that file with ${scope.nameFlag ?? "--from"} if you mean to rewrite it`
     : "run with --user if you mean to rewrite it";
   throw new ContractpinError(
     "USAGE",

@@ -1,3 +1,4 @@
+import { WRAPPED_ENTRY_VARIABLE } from "../../core/guard-command.js";
 import { REFERENCE } from "../../core/secrets.js";
 import type { ServerSource } from "../../core/server-source.js";
 import { referencedVariables } from "../../core/server-source.js";
@@ -13,7 +14,7 @@ import { inputVariable } from "../references.js";
  * unknown key could be refused), and the guard passes only the lock's env on
  * to the server, so the server never sees it.
  */
-export const ORIGINAL_VARIABLE = "CONTRACTPIN_WRAPPED_ENTRY";
+export const ORIGINAL_VARIABLE = WRAPPED_ENTRY_VARIABLE;
 
 /**
  * The keys of an entry that say how to reach the server. Wrapping replaces

@@ -15,6 +15,7 @@ import { after, describe, it } from "node:test";
 import { canonicalize } from "../../../src/core/canonical-json.js";
 import { contractOf, type Contract } from "../../../src/core/contract.js";
 import type { ServerDigests } from "../../../src/core/digest.js";
+import { isContractpinError } from "../../../src/core/errors.js";
 import { MAX_LOCK_BYTES } from "../../../src/core/limits.js";
 import { parseJson } from "../../../src/core/strict-json.js";
 import {
@@ -247,10 +248,18 @@ describe("snapshot file", () => {
       const entries = await readSnapshotEntries(path, wanted);
       assert.equal(entries.file, true, what);
       assert.equal(entries.warning, warning, what);
-      // A pin replaces it with a regular file (a directory cannot be replaced).
+      // A pin never replaces what contractpin did not write (a directory cannot be replaced).
       if (what === "a directory") continue;
-      await writeSnapshot(path, withServer(undefined, "s", []));
-      assert.ok(statSync(path).isFile() && statSync(path).size < 100, what);
+      const size = statSync(path).size;
+      await assert.rejects(writeSnapshot(path, withServer(undefined, "s", [])), (err) => {
+        assert.ok(isContractpinError(err, "WRITE_REFUSED"), what);
+        assert.equal(
+          err.message,
+          `${path}: cannot write the contract snapshots: the file there is not a contract snapshot file (it cannot be read: ${why}), and contractpin replaces only its own; nothing was written; move it aside or delete it, then run the command again`,
+        );
+        return true;
+      });
+      assert.equal(statSync(path).size, size, what);
     }
   });
 
