@@ -436,9 +436,12 @@ def surface_dump(doc):
     return tools, init.get("instructions"), lists
 
 
-def surface_server(doc):
-    """The lock's server object for a surface dump: v1's members, digest over the surface, `surface`."""
+def surface_server(doc, resources=False):
+    """The lock's server object for a surface dump: v1's members, digest over the surface, `surface`.
+    `resources`: pinned with --resources, so a server that does not advertise them pins null."""
     tools, instructions, lists = surface_dump(doc)
+    if resources and "resources" not in lists:
+        lists["resources"] = None
     result = server_result(tools)
     surface = {"instructions": None if instructions is None else digest(instructions)}
     for kind in KINDS:
@@ -497,9 +500,13 @@ def item(name, note, kind, value=None, text=None):
     ITEMS.append(entry)
 
 
-def surface(name, note, dump):
+def surface(name, note, dump, resources=False):
     dump = as_value(dump)
-    SURFACES.append({"name": name, "note": note, "dump": dump, "result": surface_server(dump)})
+    entry = {"name": name, "note": note, "dump": dump}
+    if resources:
+        entry["resources"] = True
+    entry["result"] = surface_server(dump, resources)
+    SURFACES.append(entry)
 
 
 def rej(name, note, stage, error, text=None, hexbytes=None):
@@ -910,6 +917,10 @@ def define_surface():
             "never read.", {"contractpin-dump": "2", "initialize": caps_tools, "tools/list": [{"tools": tools}]})
     surface("surface-empty-lists", "Capabilities advertised with empty lists: count 0, not null.",
             {**base, "prompts/list": [{"prompts": []}], "resources/templates/list": [{"resourceTemplates": []}]})
+    surface("surface-resources-not-advertised", "Resources pinned (--resources) of a server that does not "
+            "advertise them: resources is null, and that null is in the server digest too.",
+            {"contractpin-dump": "2", "initialize": {**init, "capabilities": {"tools": {}, "prompts": {}}},
+             "tools/list": [{"tools": tools}], "prompts/list": [{"prompts": prompts}]}, resources=True)
     surface("surface-with-resources", "Resources pinned (--resources): a resources member, in the digest too.",
             {**base, "resources/list": [{"resources": [{"uri": "test://static/resource/1", "name": "Resource 1",
                                                         "mimeType": "text/plain", "size": 10}]}]})
@@ -998,7 +1009,7 @@ def build():
         value = parse_text(got["input_text"]) if "input_text" in got else got["input"]
         assert got["digest"] == digest(project_item(got["kind"], value)), orig["name"]
     for orig, got in zip(SURFACES, back["surfaces"]):
-        assert same(surface_server(got["dump"]), got["result"]), orig["name"]
+        assert same(surface_server(got["dump"], got.get("resources", False)), got["result"]), orig["name"]
     return text
 
 

@@ -104,6 +104,21 @@ const corrupt: [string, (lock: LockDoc) => unknown, RegExp, string?][] = [
     /tool_count is 3 but the server has 2 tools/,
   ],
   [
+    "a tool_count lower than the number of tools",
+    (l) => void (l.servers.docs.tool_count = 1),
+    /tool_count is 1 but the server has 2 tools/,
+  ],
+  [
+    "a server digest with characters after its 64 hex digits",
+    (l) => void (l.servers.docs.digest += "0"),
+    /servers\.docs\.digest must be "sha256:" followed by 64 lowercase hex digits/,
+  ],
+  [
+    "a tool digest with a line break after its 64 hex digits",
+    (l) => void (l.servers.docs.tools.search.digest += "\n"),
+    /servers\.docs\.tools\.search\.digest must be "sha256:" followed by 64/,
+  ],
+  [
     "a fractional tool_count",
     (l) => void (l.servers.docs.tool_count = 2.5),
     /tool_count must be an integer/,

@@ -95,6 +95,7 @@ describe("Zed's settings.json", () => {
     "remote": { "url": "https://mcp.example.com/mcp", "headers": { "X-Team": "core" } },
     "off": { "command": "node", "args": [], "enabled": false },
     "postgres": { "source": "extension", "settings": { "database_url": "x" } },
+    "github": { "settings": { "token": "x" } },
   },
 }
 `,
@@ -113,6 +114,8 @@ describe("Zed's settings.json", () => {
     });
     assert.equal(skipped(r)["off"], "disabled");
     assert.match(skipped(r)["postgres"]!, /a Zed extension provides it/);
+    // Settings alone (older Zed writes no source) are an extension's too.
+    assert.match(skipped(r)["github"]!, /a Zed extension provides it/);
   });
 });
 

@@ -89,7 +89,7 @@ describe("wrap's diff", () => {
 });
 
 describe("writing a config", () => {
-  it("keeps one backup in .contractpin-backup/ beside the file, with its permissions, ignored by git", async () => {
+  it("keeps one backup in .contractpin-backup/ (mode 0700) beside the file, with its permissions, ignored by git", async () => {
     const dir = tempDir();
     const file = join(dir, "mcp.json");
     writeFileSync(file, "one");
@@ -101,6 +101,8 @@ describe("writing a config", () => {
     assert.equal(readFileSync(file, "utf8"), "two");
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.match(readFileSync(join(dir, ".contractpin-backup", ".gitignore"), "utf8"), /^\*$/m);
+    // Backups may hold secrets: the folder is the user's alone.
+    assert.equal(statSync(join(dir, ".contractpin-backup")).mode & 0o777, 0o700);
     // The next write replaces it: one backup, however many writes.
     const second = await writeConfig(file, Buffer.from("two"), "three");
     assert.equal(second, first);

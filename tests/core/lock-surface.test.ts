@@ -68,6 +68,21 @@ describe("lock version 2", () => {
     ["an unknown key", (s) => (s.surface.tools = null), /surface\.tools is not a key/],
     ["a prompt count off", (s) => (s.surface.prompts.count = 3), /prompts\.count is 3/],
     [
+      "an unknown key in a list",
+      (s) => (s.surface.prompts.extra = 1),
+      /surface\.prompts\.extra is not a key/,
+    ],
+    [
+      "an unknown key in a list's item",
+      (s) => (s.surface.prompts.items.simple.extra = s.digest),
+      /surface\.prompts\.items\.simple\.extra is not a key/,
+    ],
+    [
+      "a list digest with characters after its 64 hex digits",
+      (s) => (s.surface.prompts.digest += "0"),
+      /surface\.prompts\.digest must be "sha256:" followed by 64 lowercase hex digits/,
+    ],
+    [
       "a prompt removed",
       (s) => {
         delete s.surface.prompts.items.simple;

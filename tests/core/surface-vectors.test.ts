@@ -28,6 +28,8 @@ interface ItemVector {
 interface SurfaceVector {
   name: string;
   dump: JsonValue;
+  /** Pinned with --resources. */
+  resources?: boolean;
   result: ServerDigests;
 }
 interface Rejection {
@@ -43,9 +45,14 @@ const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))
   rejections: Rejection[];
 };
 
-/** The lock's server object a surface dump gives, computed by the TypeScript side. */
-export function pinOfDump(dump: JsonValue): ServerDigests {
+/**
+ * The lock's server object a surface dump gives, computed by the TypeScript
+ * side; `resources`: pinned with --resources, so resources a server does not
+ * advertise are pinned null (as a live read pins them).
+ */
+export function pinOfDump(dump: JsonValue, resources = false): ServerDigests {
   const read = surfaceFromDump(dump);
+  if (resources && read.surface.lists.resources === undefined) read.surface.lists.resources = null;
   const tools = digestTools(read.tools);
   const surface = digestSurface(read.surface).digests;
   return { ...tools, digest: surfaceServerDigest(tools.digest, surface), surface };
@@ -70,7 +77,7 @@ describe("item vectors", () => {
 describe("surface vectors: the lock's server object", () => {
   for (const s of file.surfaces) {
     it(s.name, () => {
-      assert.deepEqual(pinOfDump(s.dump), s.result);
+      assert.deepEqual(pinOfDump(s.dump, s.resources), s.result);
     });
     it(`${s.name}: a version 2 lock holding it validates`, () => {
       const lock = {
@@ -83,6 +90,14 @@ describe("surface vectors: the lock's server object", () => {
       assert.deepEqual(validateLock(lock).servers["s"]!.surface, s.result.surface);
     });
   }
+  it("resources pinned null are in the server digest: not the digest of the same surface without them", () => {
+    const v = file.surfaces.find((s) => s.name === "surface-resources-not-advertised")!;
+    assert.equal(v.result.surface?.resources, null);
+    const { resources: _null, ...without } = v.result.surface!;
+    const tools = digestTools(surfaceFromDump(v.dump).tools).digest;
+    assert.notEqual(surfaceServerDigest(tools, without), v.result.digest);
+    assert.equal(surfaceServerDigest(tools, v.result.surface!), v.result.digest);
+  });
   it("pages never change a digest; instructions '' and none differ", () => {
     const by = Object.fromEntries(file.surfaces.map((s) => [s.name, s.result.digest]));
     assert.equal(by["surface-paged"], by["surface-everything"]);

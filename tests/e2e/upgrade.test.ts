@@ -257,6 +257,26 @@ describe("upgrade", () => {
     assert.deepEqual(JSON.parse(ws.read()).servers.dict.command, ["npx", "-y", `${PKG}@1.1.0`]);
   });
 
+  test("--write refuses when the candidate serves other tools when read again to be pinned; nothing written (exit 1)", () => {
+    const { ws, env } = project();
+    const lockBefore = ws.read();
+    const configBefore = ws.read(".mcp.json");
+    const snapshotBefore = ws.read("contractpin.contracts.json");
+    // The candidate serves its tools once, then one more on every later start.
+    ws.write("changes-after", "1");
+    const r = runCli(["upgrade", "dict", "--write"], { cwd: ws.dir, env });
+    assert.equal(ws.read("starts"), "2", "the candidate was not read twice");
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /server dict: contractpin-fixture-server@1\.1\.0 served other tools when it was read again to be pinned; nothing was written/,
+    );
+    assert.doesNotMatch(r.stdout + r.stderr, /^wrote /m);
+    assert.equal(ws.read(), lockBefore);
+    assert.equal(ws.read(".mcp.json"), configBefore);
+    assert.equal(ws.read("contractpin.contracts.json"), snapshotBefore);
+  });
+
   test("--write --json: stdout is the JSON report alone (written: true); what was written is told on stderr", () => {
     const { ws, env } = project();
     const r = runCli(["upgrade", "dict", "--write", "--json"], { cwd: ws.dir, env });

@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { atEnd, killAtEnd, tempDir } from "../helpers/cleanup.js";
+import { LockState } from "../../src/guard/lock-state.js";
+import { Relay, type GuardEvent } from "../../src/guard/relay.js";
 import { CLI, pythonDigest, startCli } from "../helpers/cli.js";
 
 export const FAKE = fileURLToPath(
@@ -68,6 +70,35 @@ export function fakeSetup(
     }
   });
   return { dir, lock, digests };
+}
+
+/**
+ * The guard's relay in process, for the fake server's lock: its server and
+ * client are arrays (what it sent each way), its events and warnings too;
+ * `path` is the lock file and `lock` the guard's view of it.
+ */
+export function inProcessRelay(allowNew = false) {
+  const { lock: path } = fakeSetup();
+  const lock = new LockState(path, "fake");
+  const toServer: string[] = [];
+  const toClient: string[] = [];
+  const events: GuardEvent[] = [];
+  const warnings: string[] = [];
+  const relay = new Relay(
+    { sendRaw: (bytes) => (toServer.push(Buffer.from(bytes).toString("utf8")), Promise.resolve()) },
+    {
+      server: "fake",
+      lock,
+      allowNew,
+      onDrift: "withhold",
+      timeoutMs: 5000,
+      toClient: (text) =>
+        toClient.push(typeof text === "string" ? text : Buffer.from(text).toString()),
+      onEvent: (e) => events.push(e),
+      warn: (w) => warnings.push(w),
+    },
+  );
+  return { relay, toServer, toClient, events, warnings, lock, path };
 }
 
 /** Writes a lock of `servers` (each with its source and digests) to `path`, and returns `path`. */

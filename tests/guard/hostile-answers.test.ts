@@ -1,11 +1,11 @@
 // A hostile server's answers that answer nothing the guard forwarded (issue
 // 21): ids the official client would take for its own ("1" for 1), a second
 // answer (two lines, or inside one batch), an answer to an id never asked,
-// an answer with both result and error or with neither. Through the guard,
-// over stdio and over --listen alike, the official client never sees the
-// poisoned alpha nor the unpinned evil; each such answer is dropped with one
-// stderr line and one event in the --log file, and a request whose answer was
-// unusable gets an error.
+// an answer with both result and error, with neither, or with a method beside
+// its result. Through the guard, over stdio and over --listen alike, the
+// official client never sees the poisoned alpha nor the unpinned evil; each
+// such answer is dropped with one stderr line and one event in the --log
+// file, and a request whose answer was unusable gets an error.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -90,6 +90,18 @@ const TRICKS: Trick[] = [
       await assert.rejects(
         client.callTool({ name: "alpha", arguments: {} }, TIMEOUT),
         refusedWith(/^contractpin guard: the server's answer has neither result nor error$/),
+      );
+    },
+    dropped: 1,
+  },
+  {
+    mode: "method",
+    what: "an answer that also carries a method is dropped, and the request gets an error",
+    check: async (client) => {
+      await listsOnlyPinned(client);
+      await assert.rejects(
+        client.callTool({ name: "alpha", arguments: {} }, TIMEOUT),
+        refusedWith(/^contractpin guard: the server's answer has a method$/),
       );
     },
     dropped: 1,

@@ -4,33 +4,7 @@
 // "constructor"), which must never be taken for a policy of the table; and
 // the tools policy's list_changed says nothing more once the session failed.
 import { describe, it } from "node:test";
-import { LockState } from "../../src/guard/lock-state.js";
-import { Relay, type GuardEvent } from "../../src/guard/relay.js";
-import { assert, fakeSetup } from "./guard-harness.js";
-
-/** A relay whose server and client are arrays: what it sent each way. */
-function relayed(allowNew = false) {
-  const { lock } = fakeSetup();
-  const toServer: string[] = [];
-  const toClient: string[] = [];
-  const events: GuardEvent[] = [];
-  const warnings: string[] = [];
-  const relay = new Relay(
-    { sendRaw: (bytes) => (toServer.push(Buffer.from(bytes).toString("utf8")), Promise.resolve()) },
-    {
-      server: "fake",
-      lock: new LockState(lock, "fake"),
-      allowNew,
-      onDrift: "withhold",
-      timeoutMs: 5000,
-      toClient: (text) =>
-        toClient.push(typeof text === "string" ? text : Buffer.from(text).toString()),
-      onEvent: (e) => events.push(e),
-      warn: (w) => warnings.push(w),
-    },
-  );
-  return { relay, toServer, toClient, events, warnings };
-}
+import { assert, inProcessRelay as relayed } from "./guard-harness.js";
 
 describe("methods the guard does not check", () => {
   for (const method of ["toString", "constructor", "hasOwnProperty", "__proto__", "valueOf"]) {

@@ -179,6 +179,41 @@ describe("what the guard sends in a 2026-07-28 session", () => {
   });
 });
 
+describe("a 2026-07-28 client whose envelope changes in the session", () => {
+  it("checks again under the new envelope: a tool admitted under the old one and served changed under the new is refused", async () => {
+    const { dir, lock } = fakeSetup(undefined, MODERN);
+    const client = new RawClient(["fake", "--lock", lock]);
+    try {
+      const list = await client.request(1, "tools/list", { _meta: ENVELOPE });
+      assert.deepEqual(
+        list.result.tools.map((t: { name: string }) => t.name),
+        ["alpha", "beta"],
+      );
+      // Other client capabilities: the server serves another alpha for them.
+      const sampling = {
+        ...ENVELOPE,
+        "io.modelcontextprotocol/clientCapabilities": { sampling: {} },
+      };
+      const refused = await client.request(2, "tools/call", { _meta: sampling, name: "alpha" });
+      assert.equal(refused.error?.code, -32602, JSON.stringify(refused));
+      assert.equal(refused.error.data.reason, "drifted");
+      assert.deepEqual(calls(dir), []);
+      // The guard listed again itself, with the new envelope.
+      const own = received(dir).filter(
+        (m) => m.method === "tools/list" && String(m.id).startsWith("contractpin-guard-"),
+      );
+      assert.ok(own.length >= 2, JSON.stringify(own));
+      for (const m of own) assert.deepEqual(m.params._meta, sampling);
+      // Back under the first envelope, alpha is the pinned one again.
+      const called = await client.request(3, "tools/call", { _meta: ENVELOPE, name: "alpha" });
+      assert.equal(called.result?.content[0].text, "called alpha", JSON.stringify(called));
+      assert.deepEqual(calls(dir), ["alpha"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("a 2026-07-28 server over Streamable HTTP, through the guard", () => {
   it("gets Mcp-Method and Mcp-Name headers that agree with each body, and drift is still refused", async () => {
     const dir = tempDir("contractpin-guard-modern-http-");

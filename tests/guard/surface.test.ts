@@ -154,6 +154,54 @@ for (const face of FACES) {
       assert.equal(stderr(), "");
     });
 
+    it("refuses prompts/get of a prompt the server never lists, without passing it on", async () => {
+      const { lock, log } = pinned();
+      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log]);
+      // Asked before any list, and after one: the guard lists every page itself, then refuses.
+      for (let round = 0; round < 2; round++) {
+        const err = await refusal(rawRequest(client, "prompts/get", { name: "never-listed" }));
+        assert.equal(err.code, -32602, String(err));
+        assert.equal(err.data?.reason, "unlisted", JSON.stringify(err.data));
+        assert.equal(err.data?.by, "contractpin guard");
+        assert.equal(err.data?.prompt, "never-listed");
+        if (round === 0) await keys(client, "prompts/list", "prompts", "name");
+      }
+      await eventually(
+        () => (stderr().match(/refused prompts\/get "never-listed"/g) ?? []).length >= 2,
+      );
+      assert.equal(
+        (stderr().match(/refused prompts\/get "never-listed": unlisted/g) ?? []).length,
+        2,
+        stderr(),
+      );
+      assert.ok(
+        logEvents(log).some(
+          (e) => e.event === "refused" && e.part === "prompts" && e.key === "never-listed",
+        ),
+      );
+    });
+
+    it("--allow-new admits an unpinned prompt, never a drifted prompt or template", async () => {
+      const { lock, variant } = pinned();
+      writeFileSync(variant, "prompt\ntemplate\nnew-prompt\n");
+      const { client } = await connect(face, ["s", "--lock", lock, "--allow-new"]);
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), [
+        "greet",
+        "exfiltrate",
+      ]);
+      assert.deepEqual(
+        await keys(client, "resources/templates/list", "resourceTemplates", "uriTemplate"),
+        ["catalogue://authors/{id}"],
+      );
+      const added = await rawRequest(client, "prompts/get", { name: "exfiltrate" });
+      assert.equal(added.messages[0].content.text, "x");
+      const err = await refusal(
+        rawRequest(client, "prompts/get", { name: "summarize", arguments: { entry: "1" } }),
+      );
+      assert.equal(err.data?.reason, "drifted", JSON.stringify(err.data));
+      assert.equal(err.data?.by, "contractpin guard");
+    });
+
     it("re-checks after prompts' and resources' list_changed: a prompt or resource that changed in the session is refused", async () => {
       const { lock } = pinned();
       const { client, stderr } = await connect(face, ["s", "--lock", lock]);

@@ -98,6 +98,10 @@ test("isVersion: an exact public version safe in a command line", () => {
 test("latest: the highest final release; a pre-release only when nothing else is offered", async () => {
   assert.equal(await latestPep440(["1.0", "2.0rc1", "1.1", "1.1.dev0", "junk"]), "1.1");
   assert.equal(await latestPep440(["1.0.post1", "1.0"]), "1.0.post1");
+  // A development release is no final release, though it ranks above 1.0.
+  assert.equal(await latestPep440(["1.0", "1.1.dev0"]), "1.0");
+  assert.equal(await latestPep440(["1.0", "1.0.post1.dev2"]), "1.0");
+  assert.equal(await latestPep440(["1.0", "1.1.dev0"], true), "1.1.dev0");
   assert.equal(await latestPep440(["2.0b1", "2.0a3"]), "2.0b1");
   assert.equal(await latestPep440([]), undefined);
   assert.equal(await latestPep440(["1.0", "2.0rc1", "1.1"], true), "2.0rc1");

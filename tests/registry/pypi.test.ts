@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, test } from "node:test";
+import { after, test, type TestContext } from "node:test";
 import { ContractpinError } from "../../src/core/errors.js";
 import { pythonVersions, type IndexPlan } from "../../src/registry/pypi.js";
 import { fileVersion, htmlPageVersions, jsonPageVersions } from "../../src/registry/simple-api.js";
@@ -88,25 +88,26 @@ test("PEP 503 HTML: a raw '>' in a quoted attribute does not hide the data-yanke
   assert.deepEqual(await htmlPageVersions(html, PY_PKG), ["1.0"]);
 });
 
-/** A loopback HTTP server for the faults a real index does not make on demand. */
+/**
+ * A loopback HTTP server for the faults a real index does not make on demand,
+ * closed when the test `t` ends, also when an assertion failed first.
+ */
 async function faulty(
+  t: TestContext,
   handle: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<{ url: string; seen: IncomingMessage[]; close(): void }> {
+): Promise<{ url: string; seen: IncomingMessage[] }> {
   const seen: IncomingMessage[] = [];
   const server = createServer((req, res) => {
     seen.push(req);
     handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/simple/`,
-    seen,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return { url: `http://127.0.0.1:${port}/simple/`, seen };
 }
 
 async function failure(plan: IndexPlan, timeoutMs = 5000): Promise<string> {
@@ -121,8 +122,8 @@ async function failure(plan: IndexPlan, timeoutMs = 5000): Promise<string> {
   assert.fail("no failure");
 }
 
-test("404: has no package; with `first`, the next index answers", async () => {
-  const missing = await faulty((_q, r) => r.writeHead(404).end("Not Found"));
+test("404: has no package; with `first`, the next index answers", async (t) => {
+  const missing = await faulty(t, (_q, r) => r.writeHead(404).end("Not Found"));
   const real = await serveTree(buildTree(RELEASES.slice(0, 2)));
   assert.equal(await failure(first(missing.url)), `index ${missing.url}: has no package ${PY_PKG}`);
   const found = await pythonVersions(
@@ -132,7 +133,6 @@ test("404: has no package; with `first`, the next index answers", async () => {
   );
   assert.equal(found.latest, "1.1.0");
   assert.equal(found.registry, real.url);
-  missing.close();
 });
 
 test("first-index: the first index that has the project wins; all: the highest of every index", async () => {
@@ -146,8 +146,8 @@ test("first-index: the first index that has the project wins; all: the highest o
   assert.equal((await pythonVersions(PY_PKG, { ...plan, strategy: "all" }, opts)).latest, "1.1.0");
 });
 
-test("401/403 with and without a credential; the credential is sent, never shown", async () => {
-  const index = await faulty((_q, r) => r.writeHead(401).end());
+test("401/403 with and without a credential; the credential is sent, never shown", async (t) => {
+  const index = await faulty(t, (_q, r) => r.writeHead(401).end());
   const noCred = await failure(first(index.url));
   assert.match(noCred, /refused contractpin-fixture-py \(HTTP 401\); no credential for it/);
   const withCred = index.url.replace("http://", "http://alice:s3cr%40t@");
@@ -165,52 +165,46 @@ test("401/403 with and without a credential; the credential is sent, never shown
     index.seen.at(-1)!.headers.authorization,
     `Basic ${Buffer.from("bob:hunter2").toString("base64")}`,
   );
-  index.close();
 });
 
-test("redirects: followed within the origin with the credential, never carrying it elsewhere; loops end", async () => {
+test("redirects: followed within the origin with the credential, never carrying it elsewhere; loops end", async (t) => {
   const target = await serveTree(buildTree(RELEASES.slice(0, 2)));
-  const hop = await faulty((_q, r) =>
+  const hop = await faulty(t, (_q, r) =>
     r.writeHead(301, { location: `${target.url}${PY_PKG}/` }).end(),
   );
   assert.equal(
     (await pythonVersions(PY_PKG, first(hop.url.replace("http://", "http://u:p@")), opts)).latest,
     "1.1.0",
   );
-  const elsewhere = await faulty((_q, r) => r.writeHead(404).end());
-  const away = await faulty((_q, r) => r.writeHead(307, { location: elsewhere.url }).end());
+  const elsewhere = await faulty(t, (_q, r) => r.writeHead(404).end());
+  const away = await faulty(t, (_q, r) => r.writeHead(307, { location: elsewhere.url }).end());
   await failure(first(away.url.replace("http://", "http://u:p@")));
   assert.equal(
     away.seen[0]!.headers.authorization,
     `Basic ${Buffer.from("u:p").toString("base64")}`,
   );
   assert.equal(elsewhere.seen[0]!.headers.authorization, undefined);
-  elsewhere.close();
-  away.close();
-  const loop = await faulty((q, r) => r.writeHead(302, { location: q.url! }).end());
+  const loop = await faulty(t, (q, r) => r.writeHead(302, { location: q.url! }).end());
   assert.match(
     await failure(first(loop.url)),
     /redirected contractpin-fixture-py more than 5 times$/,
   );
-  const nowhere = await faulty((_q, r) => r.writeHead(302).end());
+  const nowhere = await faulty(t, (_q, r) => r.writeHead(302).end());
   assert.match(
     await failure(first(nowhere.url)),
     /redirected contractpin-fixture-py without a Location$/,
   );
-  hop.close();
-  loop.close();
-  nowhere.close();
 });
 
-test("unreachable, silent, oversize, not a page, other HTTP errors: one line each", async () => {
+test("unreachable, silent, oversize, not a page, other HTTP errors: one line each", async (t) => {
   const down = await closedRegistry();
   assert.equal(await failure(first(down)), `index ${down}: ECONNREFUSED`);
-  const silent = await faulty(() => undefined);
+  const silent = await faulty(t, () => undefined);
   assert.equal(
     await failure(first(silent.url), 300),
     `index ${silent.url}: no answer within 0.3 s`,
   );
-  const huge = await faulty((_q, r) => {
+  const huge = await faulty(t, (_q, r) => {
     r.writeHead(200, { "content-type": "text/html" });
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     for (let i = 0; i < 33; i++) r.write(chunk);
@@ -220,21 +214,20 @@ test("unreachable, silent, oversize, not a page, other HTTP errors: one line eac
     await failure(first(huge.url)),
     /the page of contractpin-fixture-py is over 32 MiB$/,
   );
-  const junk = await faulty((_q, r) =>
+  const junk = await faulty(t, (_q, r) =>
     r.writeHead(200, { "content-type": "application/vnd.pypi.simple.v1+json" }).end('{"files": 1}'),
   );
   assert.match(await failure(first(junk.url)), /not a Simple API page \(no 'files' list\)$/);
-  const dup = await faulty((_q, r) =>
+  const dup = await faulty(t, (_q, r) =>
     r
       .writeHead(200, { "content-type": "application/vnd.pypi.simple.v1+json" })
       .end('{"files": [], "files": []}'),
   );
   assert.match(await failure(first(dup.url)), /not a Simple API page/);
-  const empty = await faulty((_q, r) =>
+  const empty = await faulty(t, (_q, r) =>
     r.writeHead(200, { "content-type": "text/html" }).end("<html></html>"),
   );
   assert.match(await failure(first(empty.url)), /lists no version of contractpin-fixture-py$/);
-  const broken = await faulty((_q, r) => r.writeHead(500).end());
+  const broken = await faulty(t, (_q, r) => r.writeHead(500).end());
   assert.match(await failure(first(broken.url)), /answered HTTP 500 for contractpin-fixture-py$/);
-  for (const s of [silent, huge, junk, dup, empty, broken]) s.close();
 });

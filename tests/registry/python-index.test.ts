@@ -82,6 +82,16 @@ test("uv: default PyPI; --index and extra indexes before the default; options ov
     uvIndexPlan(h.spawn({ UV_INDEX_STRATEGY: "unsafe-best-match" }), [], h.dir).strategy,
     "all",
   );
+  // unsafe-first-match takes every index's versions, but only of the first that has the package.
+  assert.equal(
+    uvIndexPlan(h.spawn({ UV_INDEX_STRATEGY: "unsafe-first-match" }), [], h.dir).strategy,
+    "first",
+  );
+  assert.equal(
+    uvIndexPlan(h.spawn(), ["--index-strategy", "unsafe-first-match"], h.dir).strategy,
+    "first",
+  );
+  assert.equal(uvIndexPlan(h.spawn(), [], h.dir).strategy, "first");
   assert.equal(uvIndexPlan(h.spawn(), ["--prerelease", "allow"], h.dir).pre, true);
   assert.equal(uvIndexPlan(h.spawn({ UV_PRERELEASE: "if-necessary" }), [], h.dir).pre, undefined);
   assert.deepEqual(uvIndexPlan(cfg.spawn({ UV_NO_CONFIG: "1" }), [], cfg.dir).indexes, [
