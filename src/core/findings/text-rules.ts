@@ -1,0 +1,128 @@
+import { DECODE_INSTRUCTION, encodedRuns, rot13 } from "./encoded.js";
+import { foldedReadings, plainReading, servedSpan, type Reading } from "./read-text.js";
+import type { RuleId } from "./rules.js";
+import { DOC_CONTEXT, PATTERNS, SENDS_DATA } from "./text-patterns.js";
+
+const MAX_MATCH_LENGTH = 80;
+const PAYLOAD: RuleId = "description-encoded-payload";
+
+/**
+ * The instruction-like text rules over one text a model reads, whatever
+ * holds it (a tool's description, a schema string, instructions, a prompt,
+ * a template): each rule that matches, with what it matched, quoted as
+ * served (so a disguised phrase shows its disguise), each once, in order.
+ * The text is read as a model reads it (read-text.ts), and what an encoded
+ * run decodes to is read too: its matches are quoted decoded, with the
+ * encoding named (`ignore all instructions (base64)`). Pure.
+ */
+export function textMatches(text: string): Map<RuleId, string[]> {
+  const found = new Map<RuleId, string[]>();
+  const add = (rule: RuleId, quote: string) => {
+    const list = found.get(rule);
+    if (list === undefined) found.set(rule, [quote]);
+    else list.push(quote);
+  };
+  const plain = plainReading(text);
+  const folded = foldedReadings(plain);
+  for (const { rule, patterns, phrase } of PATTERNS) {
+    const readings = phrase ? [plain, ...folded] : [plain];
+    for (const quote of matchesIn(text, readings, patterns, rule)) add(rule, quote);
+  }
+  for (const [rule, quote] of decodedMatches(text, plain, found)) add(rule, quote);
+  return found;
+}
+
+/** The served text of each match of `patterns` in any of `readings`, each span once. */
+function matchesIn(
+  served: string,
+  readings: readonly Reading[],
+  patterns: readonly RegExp[],
+  rule: RuleId,
+): string[] {
+  const spans: [start: number, end: number][] = [];
+  const quotes: string[] = [];
+  for (const reading of readings) {
+    for (const pattern of patterns) {
+      for (const m of reading.text.matchAll(pattern)) {
+        if (m[0].length === 0) continue;
+        const [start, end] = servedSpan(reading, m.index, m.index + m[0].length);
+        if (spans.some(([s, e]) => s <= start && end <= e)) continue;
+        const quote = served.slice(start, end);
+        if (rule === "description-url" && documentationLink(reading.text, m.index, m[0], quote))
+          continue;
+        spans.push([start, end]);
+        quotes.push(clip(quote));
+      }
+    }
+  }
+  return quotes;
+}
+
+function clip(quote: string): string {
+  const q = quote.trim().replace(/\s+/gu, " ");
+  return q.length > MAX_MATCH_LENGTH ? q.slice(0, MAX_MATCH_LENGTH) + "…" : q;
+}
+
+/**
+ * A link to documentation: written as a link (not defanged or disguised),
+ * with a scheme, no query or placeholder, in a sentence that points to
+ * docs and neither sends data nor fetches instructions.
+ */
+function documentationLink(text: string, index: number, url: string, served: string): boolean {
+  if (served !== url || !/^(?:https?:\/\/|www\.)/iu.test(url) || /[?{}$%]/u.test(url)) return false;
+  const around = sentenceAt(text, index).replace(url, " ");
+  return DOC_CONTEXT.test(around) && !SENDS_DATA.test(around);
+}
+
+/** The sentence of `text` around `index` (up to a full stop followed by a space, or a line break). */
+export function sentenceAt(text: string, index: number): string {
+  const stops = /[.!?](?=\s)|\n/gu;
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(stops)) {
+    if (m.index < index) start = m.index + 1;
+    else {
+      end = m.index;
+      break;
+    }
+  }
+  return text.slice(start, end);
+}
+
+/**
+ * What encoded runs say: an instruction to decode is a payload finding of
+ * its own; a base64 or hex run that decodes to text is one, and the rules
+ * run over what it decodes to; the text read as ROT13 is one when it holds
+ * a phrase the text does not.
+ */
+function decodedMatches(
+  served: string,
+  plain: Reading,
+  found: ReadonlyMap<RuleId, string[]>,
+): [RuleId, string][] {
+  const out: [RuleId, string][] = [];
+  for (const quote of matchesIn(served, [plain], DECODE_INSTRUCTION, PAYLOAD))
+    out.push([PAYLOAD, quote]);
+  const phraseRules = PATTERNS.filter((p) => p.phrase);
+  for (const run of encodedRuns(plain.text)) {
+    const [start, end] = servedSpan(plain, run.start, run.end);
+    out.push([PAYLOAD, `${clip(served.slice(start, end))} (${run.kind})`]);
+    const decoded = plainReading(run.decoded);
+    for (const { rule, patterns } of PATTERNS) {
+      for (const quote of matchesIn(run.decoded, [decoded], patterns, rule))
+        out.push([rule, `${quote} (${run.kind})`]);
+    }
+  }
+  const rotated = plainReading(rot13(plain.text));
+  let rotFound = false;
+  for (const { rule, patterns } of phraseRules) {
+    for (const quote of matchesIn(rotated.text, [rotated], patterns, rule)) {
+      const already = found.get(rule)?.some((q) => q.toLowerCase() === quote.toLowerCase());
+      if (already === true) continue;
+      out.push([rule, `${quote} (rot13)`]);
+      rotFound = true;
+    }
+  }
+  if (rotFound) out.push([PAYLOAD, `${clip(served)} (rot13)`]);
+  return out;
+}
