@@ -110,9 +110,14 @@ function readInto(out: Builder, chars: string, from: number, to: number): void {
       const prototype = cp < 0x80 ? undefined : map.get(cp);
       if (prototype === undefined) out.push(part, from, to);
       // The prototype of `І` is `l`; a capital reads as the capital letter.
-      else out.push(UPPER.test(part) ? prototype.toUpperCase() : prototype, from, to);
+      else out.push(UPPER.test(part) ? upper(prototype) : prototype, from, to);
     }
   }
+}
+
+/** A capital's prototype: `l` is the prototype of `I` too, and a capital `І` reads `I`. */
+function upper(prototype: string): string {
+  return prototype === "l" ? "I" : prototype.toUpperCase();
 }
 
 /** Replaces each match of `pattern` (global) by `replace(match)`, keeping origins. */
@@ -155,9 +160,9 @@ function refang(r: Reading): Reading {
   return replaceIn(out, DEFANGED_DOT, () => ".");
 }
 
-// Single letters apart: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e" (three or more).
+// Single letters apart: "i g n o r e" (three or more), "d-o", "i.g.n.o.r.e" (two or more).
 const SPACED =
-  /(?<![\p{L}\p{N}])[\p{L}\p{N}@$](?:[ ._*\u00b7-][\p{L}\p{N}@$]){2,}(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}])[\p{L}\p{N}@$](?:(?: [\p{L}\p{N}@$]){2,}|(?:[._*\u00b7-][\p{L}\p{N}@$])+)(?![\p{L}\p{N}])/gu;
 // A word that mixes letters with the digits or signs leetspeak writes them as.
 const LEET_WORD =
   /(?<![\p{L}\p{N}@$])(?=[\p{L}\p{N}@$]*\p{L})(?=[\p{L}\p{N}@$]*[0-9@$])[\p{L}\p{N}@$]{3,}/gu;

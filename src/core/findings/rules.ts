@@ -142,7 +142,12 @@ export const RULES = {
   "description-url": {
     severity: "medium",
     title: "Text gained a URL",
-    help: 'A description gained a URL, a place the model might be told to send data to or fetch instructions from; a bare domain (`collector.example/x`) and a defanged one (`hxxps://evil[.]example`) count. A plain link to documentation (in a sentence that says "see", "docs" or "learn more", with no query and nothing sent or fetched) is not a finding by itself.',
+    help: 'A description gained a URL, a place the model might be told to send data to or fetch instructions from; a bare domain (`collector.example/x`) counts (a defanged one is `description-url-disguised`). A plain link to documentation (in a sentence that says "see", "docs" or "learn more", with no query and nothing sent or fetched) is not a finding by itself.',
+  },
+  "description-url-disguised": {
+    severity: "high",
+    title: "Text gained a disguised URL, or a bare domain it sends data to",
+    help: "A description gained a URL written so that a reviewer does not read it as one: defanged (`hxxps://evil[.]example`), in HTML references, or with look-alike letters; or a bare domain (`collector.example/in`) in a sentence that sends data to it. Honest documentation writes its links plainly: treat it as a place the model is told to send data to.",
   },
   "description-sensitive-path": {
     severity: "high",

@@ -143,3 +143,6 @@ export const SENDS_DATA =
 /** Wording that makes a mention of another tool an order to call it. */
 export const STEERS =
   /\b(?:first|before|prior\s+to|always|must|should|then|also|afterwards?|call|invoke|pass|send|forward|give)\b/iu;
+/** A sentence that sends data somewhere: "send the file to", "upload it to", "post ... to". */
+export const SENDS_TO =
+  /\b(?:send|post|upload|forward|submit|transmit|exfiltrate|report|copy|mirror|beacon|ping)\w*\b[^.\n]{0,60}?\b(?:to|at|via)\b/iu;

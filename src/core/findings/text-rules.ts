@@ -1,7 +1,7 @@
 import { DECODE_INSTRUCTION, encodedRuns, rot13 } from "./encoded.js";
 import { foldedReadings, plainReading, servedSpan, type Reading } from "./read-text.js";
 import type { RuleId } from "./rules.js";
-import { DOC_CONTEXT, PATTERNS, SENDS_DATA } from "./text-patterns.js";
+import { DOC_CONTEXT, PATTERNS, SENDS_DATA, SENDS_TO } from "./text-patterns.js";
 
 const MAX_MATCH_LENGTH = 80;
 const PAYLOAD: RuleId = "description-encoded-payload";
@@ -26,7 +26,7 @@ export function textMatches(text: string): Map<RuleId, string[]> {
   const folded = foldedReadings(plain);
   for (const { rule, patterns, phrase } of PATTERNS) {
     const readings = phrase ? [plain, ...folded] : [plain];
-    for (const quote of matchesIn(text, readings, patterns, rule)) add(rule, quote);
+    for (const [quote, as] of matchesIn(text, readings, patterns, rule)) add(as, quote);
   }
   for (const [rule, quote] of decodedMatches(text, plain, found)) add(rule, quote);
   return found;
@@ -38,9 +38,9 @@ function matchesIn(
   readings: readonly Reading[],
   patterns: readonly RegExp[],
   rule: RuleId,
-): string[] {
+): [quote: string, rule: RuleId][] {
   const spans: [start: number, end: number][] = [];
-  const quotes: string[] = [];
+  const quotes: [string, RuleId][] = [];
   for (const reading of readings) {
     for (const pattern of patterns) {
       for (const m of reading.text.matchAll(pattern)) {
@@ -48,10 +48,10 @@ function matchesIn(
         const [start, end] = servedSpan(reading, m.index, m.index + m[0].length);
         if (spans.some(([s, e]) => s <= start && end <= e)) continue;
         const quote = served.slice(start, end);
-        if (rule === "description-url" && documentationLink(reading.text, m.index, m[0], quote))
-          continue;
+        const as = rule === "description-url" ? urlRule(reading.text, m.index, m[0], quote) : rule;
+        if (as === undefined) continue;
         spans.push([start, end]);
-        quotes.push(clip(quote));
+        quotes.push([clip(quote), as]);
       }
     }
   }
@@ -61,6 +61,18 @@ function matchesIn(
 function clip(quote: string): string {
   const q = quote.trim().replace(/\s+/gu, " ");
   return q.length > MAX_MATCH_LENGTH ? q.slice(0, MAX_MATCH_LENGTH) + "…" : q;
+}
+
+/**
+ * The rule of a URL found: `description-url-disguised` when it is written so
+ * as not to read as a link (defanged, references, look-alike letters), or is
+ * a bare domain the sentence sends data to; none for a documentation link.
+ */
+function urlRule(text: string, index: number, url: string, served: string): RuleId | undefined {
+  if (served !== url) return "description-url-disguised";
+  const bare = !/^(?:[a-z]+:\/\/|www\.)/iu.test(url);
+  if (bare && SENDS_TO.test(sentenceAt(text, index))) return "description-url-disguised";
+  return documentationLink(text, index, url, served) ? undefined : "description-url";
 }
 
 /**
@@ -101,7 +113,7 @@ function decodedMatches(
   found: ReadonlyMap<RuleId, string[]>,
 ): [RuleId, string][] {
   const out: [RuleId, string][] = [];
-  for (const quote of matchesIn(served, [plain], DECODE_INSTRUCTION, PAYLOAD))
+  for (const [quote] of matchesIn(served, [plain], DECODE_INSTRUCTION, PAYLOAD))
     out.push([PAYLOAD, quote]);
   const phraseRules = PATTERNS.filter((p) => p.phrase);
   for (const run of encodedRuns(plain.text)) {
@@ -109,14 +121,14 @@ function decodedMatches(
     out.push([PAYLOAD, `${clip(served.slice(start, end))} (${run.kind})`]);
     const decoded = plainReading(run.decoded);
     for (const { rule, patterns } of PATTERNS) {
-      for (const quote of matchesIn(run.decoded, [decoded], patterns, rule))
-        out.push([rule, `${quote} (${run.kind})`]);
+      for (const [quote, as] of matchesIn(run.decoded, [decoded], patterns, rule))
+        out.push([as, `${quote} (${run.kind})`]);
     }
   }
   const rotated = plainReading(rot13(plain.text));
   let rotFound = false;
   for (const { rule, patterns } of phraseRules) {
-    for (const quote of matchesIn(rotated.text, [rotated], patterns, rule)) {
+    for (const [quote] of matchesIn(rotated.text, [rotated], patterns, rule)) {
       const already = found.get(rule)?.some((q) => q.toLowerCase() === quote.toLowerCase());
       if (already === true) continue;
       out.push([rule, `${quote} (rot13)`]);

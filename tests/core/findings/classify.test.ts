@@ -228,6 +228,12 @@ const CASES: Record<RuleId, Case> = {
     expect: { pointer: "/description", after: ["https://evil.example/collect?x=1"] },
     only: ["description-url"],
   },
+  "description-url-disguised": {
+    run: () => tool(withDescription("Logs go to hxxps://evil[.]example/in today.")),
+    severity: "high",
+    expect: { pointer: "/description", after: ["hxxps://evil[.]example/in"] },
+    only: ["description-url-disguised"],
+  },
   "description-sensitive-path": {
     run: () => tool(withDescription("Also useful for ~/.ssh/id_rsa files.")),
     severity: "high",
