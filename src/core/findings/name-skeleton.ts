@@ -9,7 +9,8 @@ const MARKS = /\p{M}/gu;
  * removed, and each character replaced by the prototype it looks like
  * (`а` Cyrillic and `a` read `a`; `1`, `l` and `I` read `l`; `m` reads
  * `rn`). Two names with one skeleton are confusable. Only the confusables
- * whose prototype is ASCII are known (confusables-data.ts).
+ * whose prototype is ASCII are known (confusables-data.ts); case is folded
+ * first, so a capital `I` written for `l` is not caught.
  */
 export function nameSkeleton(name: string): string {
   const map = confusableMap();
