@@ -7,8 +7,9 @@ import { CONFUSABLE_ROWS } from "./confusables-data.js";
  */
 export interface Reading {
   readonly text: string;
-  readonly from: readonly number[];
-  readonly to: readonly number[];
+  /** Absent when the reading is the served text itself (unit i came from [i, i + 1)). */
+  readonly from?: readonly number[];
+  readonly to?: readonly number[];
 }
 
 // Characters a reviewer cannot see, removed before matching so that they do
@@ -85,8 +86,7 @@ export function plainReading(text: string): Reading {
 }
 
 function identity(text: string): Reading {
-  const from = Array.from({ length: text.length }, (_, i) => i);
-  return { text, from, to: from.map((i) => i + 1) };
+  return { text };
 }
 
 function decodeEntity(m: RegExpExecArray): string | undefined {
@@ -134,7 +134,7 @@ export function replaceIn(
   for (const m of r.text.matchAll(pattern)) {
     copy(out, r, at, m.index);
     const end = m.index + m[0].length;
-    if (end > m.index) out.push(replace(m), r.from[m.index]!, r.to[end - 1]!);
+    if (end > m.index) out.push(replace(m), ...servedSpan(r, m.index, end));
     at = end;
   }
   copy(out, r, at, r.text.length);
@@ -144,8 +144,8 @@ export function replaceIn(
 function copy(out: Builder, r: Reading, start: number, end: number): void {
   out.text += r.text.slice(start, end);
   for (let i = start; i < end; i++) {
-    out.from.push(r.from[i]!);
-    out.to.push(r.to[i]!);
+    out.from.push(r.from === undefined ? i : r.from[i]!);
+    out.to.push(r.to === undefined ? i + 1 : r.to[i]!);
   }
 }
 
@@ -204,5 +204,6 @@ export function foldedReadings(plain: Reading): Reading[] {
 
 /** The served text a match [start, end) of a reading came from. */
 export function servedSpan(r: Reading, start: number, end: number): [number, number] {
+  if (r.from === undefined || r.to === undefined) return [start, end];
   return [r.from[start]!, r.to[end - 1]!];
 }

@@ -5,6 +5,8 @@ import { DOC_CONTEXT, PATTERNS, SENDS_DATA, SENDS_TO } from "./text-patterns.js"
 
 const MAX_MATCH_LENGTH = 80;
 const PAYLOAD: RuleId = "description-encoded-payload";
+const ROT13_WORTH =
+  /\b(?:ignore|disregard|forget|override|bypass|supersedes?|system|instructions?|prompt|before|always|first|must|should|you|tell|inform|mention|reveal|without|secret|hide|keep|important|user|silently|quietly|secretly|covertly)\b/iu;
 
 /**
  * The instruction-like text rules over one text a model reads, whatever
@@ -43,8 +45,13 @@ function matchesIn(
   const quotes: [string, RuleId][] = [];
   for (const reading of readings) {
     for (const pattern of patterns) {
-      for (const m of reading.text.matchAll(pattern)) {
-        if (m[0].length === 0) continue;
+      // exec, not matchAll: matchAll copies the expression on every call.
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(reading.text); m !== null; m = pattern.exec(reading.text)) {
+        if (m[0].length === 0) {
+          pattern.lastIndex++;
+          continue;
+        }
         const [start, end] = servedSpan(reading, m.index, m.index + m[0].length);
         if (spans.some(([s, e]) => s <= start && end <= e)) continue;
         const quote = served.slice(start, end);
@@ -127,6 +134,8 @@ function decodedMatches(
   }
   const rotated = plainReading(rot13(plain.text));
   let rotFound = false;
+  // ROT13 of honest text is gibberish: the phrase rules run only when it holds a word they use.
+  if (!ROT13_WORTH.test(rotated.text)) return out;
   for (const { rule, patterns } of phraseRules) {
     for (const [quote] of matchesIn(rotated.text, [rotated], patterns, rule)) {
       const already = found.get(rule)?.some((q) => q.toLowerCase() === quote.toLowerCase());
