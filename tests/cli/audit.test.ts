@@ -48,7 +48,7 @@ describe("pinning reports what it pins", () => {
     assert.ok(!add.includes("\u200B"), "the hidden character is shown, never written raw");
     assert.match(
       add,
-      /\[critical\] description-hidden-characters at description: gained "U\+200B"/,
+      /\[critical\] description-hidden-characters at description: contains "U\+200B"/,
     );
     // The same text as a drift: diff of the clean server against the poisoned one.
     ws.dump("clean.json", baseTools());

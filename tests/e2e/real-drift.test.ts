@@ -320,7 +320,7 @@ describe("real drift: server-everything 2025.11.25 pinned, 2026.8.31 served", ()
     assert.ok(
       out.some((l) =>
         l.startsWith(
-          `    [medium] description-url at inputSchema: gained "https://raw.githubusercontent.com/`,
+          `    [medium] description-url at inputSchema: contains "https://raw.githubusercontent.com/`,
         ),
       ),
       r.stdout,

@@ -58,7 +58,10 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     (finding.rule.startsWith("description-") && finding.rule !== "description-changed") ||
     finding.rule === "instructions-directive"
   ) {
-    if (Array.isArray(after)) line += `: gained ${after.map((v) => renderJsonValue(v)).join(", ")}`;
+    // A first pin's text did not gain anything: it contains what was found.
+    const verb = finding.contains === true ? "contains" : "gained";
+    if (Array.isArray(after))
+      line += `: ${verb} ${after.map((v) => renderJsonValue(v)).join(", ")}`;
   } else if (options.values !== false && (before !== undefined || after !== undefined)) {
     line += `: ${renderJsonValue(before, shown)} -> ${renderJsonValue(after, shown)}`;
   }

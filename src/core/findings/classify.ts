@@ -5,6 +5,7 @@ import { claimFindings } from "./hint-claims.js";
 import { sameJson } from "./diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
+import { lookAlikes, nameSkeleton as skeleton } from "./name-skeleton.js";
 import { renames } from "./renames.js";
 import {
   otherTools,
@@ -22,8 +23,6 @@ export interface ClassifyOptions {
   otherTools?: readonly string[];
 }
 
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
-
 /**
  * Classifies what changed between a tool's pinned contract and its live one
  * (spec 2 contract objects). Pure. An absent `before` is an added tool: the
@@ -40,7 +39,10 @@ export function classifyTool(
 ): Finding[] {
   const names = options.otherTools ?? [];
   const self = after?.name ?? before?.name;
-  const twins = (name: string) => names.filter((n) => n !== name && skeleton(n) === skeleton(name));
+  const twins = (name: string) => {
+    const key = skeleton(name);
+    return names.filter((n) => n !== name && skeleton(n) === key);
+  };
   return classify(before, after, otherTools(names, self), twins, options.server);
 }
 
@@ -87,14 +89,8 @@ export function classifyServer(
   const names = [...new Set([...known, ...liveByName.keys()])].sort();
   const renamedFrom = renames(names, known, pinnedByName, liveByName, isLive);
   const renamed = new Set([...renamedFrom.values()].map((c) => c.name));
-  const bySkeleton = new Map<string, string[]>();
-  for (const name of liveNames) {
-    const key = skeleton(name);
-    const same = bySkeleton.get(key);
-    if (same === undefined) bySkeleton.set(key, [name]);
-    else same.push(name);
-  }
-  const twins = (name: string) => (bySkeleton.get(skeleton(name)) ?? []).filter((n) => n !== name);
+  const alike = lookAlikes(liveNames.map((name) => ({ kind: "tools", name })));
+  const twins = (name: string) => alike(name).map((p) => p.name);
   const toolsBut = serverTools(liveNames);
   const findings: Finding[] = [];
   for (const name of names) {
@@ -137,19 +133,8 @@ export function unexplainedDriftFinding(
   return toFinding({ rule: "tool-drifted", after: [...fields] }, tool, server);
 }
 
-/**
- * A tool name reduced to what a reader tells apart: NFKC, invisible
- * characters removed, lower case. Two names with one skeleton are confusable.
- */
-export function nameSkeleton(name: string): string {
-  return skeleton(name);
-}
-
-function skeleton(name: string): string {
-  // Printable ASCII has nothing to normalise or remove.
-  if (/^[\x20-\x7e]*$/u.test(name)) return name.toLowerCase();
-  return name.normalize("NFKC").replace(INVISIBLE, "").toLowerCase().normalize("NFKC");
-}
+/** A tool name reduced to what a reader tells apart (name-skeleton.ts). */
+export { nameSkeleton } from "./name-skeleton.js";
 
 function classify(
   before: Contract | undefined,

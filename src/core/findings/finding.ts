@@ -21,6 +21,12 @@ export interface Finding {
   before?: JsonValue;
   /** The new value at `pointer` (or what the rule names, e.g. the gained URLs); absent when removed. */
   after?: JsonValue;
+  /**
+   * A text rule over a text that is new (a first pin, an added tool or part):
+   * `after` lists what the text contains, not what it gained over an old one.
+   * Renderers word it so ("contains", not "gained").
+   */
+  contains?: true;
 }
 
 /** The parts of a finding a rule check decides; the rest comes from context. */
@@ -34,6 +40,7 @@ export function toFinding(draft: FindingDraft, tool?: string, server?: string): 
   if (draft.pointer !== undefined) finding.pointer = draft.pointer;
   if (draft.before !== undefined) finding.before = draft.before;
   if (draft.after !== undefined) finding.after = draft.after;
+  if (draft.contains === true) finding.contains = true;
   return finding;
 }
 

@@ -117,7 +117,7 @@ export const RULES = {
   "tool-name-confusable": {
     severity: "high",
     title: "A tool name is a case or Unicode variant of another tool's name",
-    help: "Two tools of the server have names that differ only in letter case, in Unicode compatibility forms (NFKC) or in invisible characters. A look-alike tool can shadow a trusted one; check which of the two is genuine.",
+    help: "Two tools of the server have names that read the same: they differ only in letter case, in Unicode compatibility forms (NFKC), in invisible or combining characters, or in letters that look alike (the confusables of Unicode TS #39, such as a Cyrillic `а` in `reаd_file`). A look-alike tool can shadow a trusted one; check which of the two is genuine.",
   },
   "description-hidden-characters": {
     severity: "critical",
@@ -127,32 +127,37 @@ export const RULES = {
   "description-override": {
     severity: "high",
     title: "Text gained an instruction to ignore or override other instructions",
-    help: 'A description gained wording such as "ignore previous instructions", "disregard the above" or "system prompt", which addresses the model rather than describing the tool.',
+    help: 'A description gained wording such as "ignore previous instructions", "disregard the above", "this supersedes all other rules" or "system prompt", which addresses the model rather than describing the tool. It is matched as a model reads it: look-alike letters, accents, HTML entities, letters spaced out and leetspeak do not hide it.',
   },
   "description-directive": {
     severity: "medium",
     title: "Text gained a directive addressed to the model",
-    help: 'A description gained wording such as "before using this tool", "before answering", "always call", "also call", "you must", which tells the model what to do rather than what the tool does. Check what it asks for.',
+    help: 'A description gained wording such as "before using this tool", "before answering", "always call", "also call", "you must send", which tells the model what to do rather than what the tool does ("you should provide a path" describes an argument and is not one). Check what it asks for.',
   },
   "description-concealment": {
     severity: "high",
     title: "Text gained an instruction to hide something from the user",
-    help: 'A description gained wording such as "do not tell the user", "don\'t mention" or "without informing", asking the model to keep something from the person it works for.',
+    help: 'A description gained wording such as "do not tell the user", "don\'t mention", "without informing", "the user must not know" or "silently send", asking the model to keep something from the person it works for.',
   },
   "description-markup": {
     severity: "high",
     title: "Text gained prompt markup such as `<IMPORTANT>`",
-    help: "A description gained tags such as `<IMPORTANT>`, `<SYSTEM>` or `<instructions>`, a common way to make injected text look authoritative to a model.",
+    help: "A description gained tags such as `<IMPORTANT>`, `<SYSTEM>` or `<instructions>` (also written with HTML entities, `&lt;IMPORTANT&gt;`), a common way to make injected text look authoritative to a model.",
   },
   "description-tool-mention": {
     severity: "medium",
-    title: "Text gained a mention of another tool of the server",
-    help: "A description now names another tool, which can steer the model to call it first or to pass data between the two (tool shadowing).",
+    title: "Text gained an order to call another tool of the server",
+    help: 'A description now names another tool in a sentence that steers the model to it ("call X first", "pass the result to X", "always use X"), which can make it call that tool or pass data between the two (tool shadowing). A tool that only names its sibling ("use read_text_file instead") is not a finding by itself.',
   },
   "description-url": {
     severity: "medium",
     title: "Text gained a URL",
-    help: "A description gained a URL, a place the model might be told to send data to or fetch instructions from.",
+    help: 'A description gained a URL, a place the model might be told to send data to or fetch instructions from; a bare domain (`collector.example/x`) counts (a defanged one is `description-url-disguised`). A plain link to documentation (in a sentence that says "see", "docs" or "learn more", with no query and nothing sent or fetched) is not a finding by itself.',
+  },
+  "description-url-disguised": {
+    severity: "high",
+    title: "Text gained a disguised URL, or a bare domain it sends data to",
+    help: "A description gained a URL written so that a reviewer does not read it as one: defanged (`hxxps://evil[.]example`), in HTML references, or with look-alike letters; or a bare domain (`collector.example/in`) in a sentence that sends data to it. Honest documentation writes its links plainly: treat it as a place the model is told to send data to.",
   },
   "description-sensitive-path": {
     severity: "high",
@@ -163,6 +168,11 @@ export const RULES = {
     severity: "medium",
     title: "Text gained an environment variable name",
     help: "A description gained a reference such as $API_KEY, ${TOKEN}, %USERPROFILE% or process.env.X, a way to ask a model for secrets held in the environment.",
+  },
+  "description-encoded-payload": {
+    severity: "high",
+    title: "Text gained an encoded payload or an instruction to decode one",
+    help: "A description gained a run of base64 or hex that decodes to readable text, text that reads as instructions once decoded from ROT13, or wording that asks the model to decode something and follow it. Nothing honest hides words from the reader this way. The text rules also run over what a run decodes to; their findings quote it decoded, the encoding named in brackets.",
   },
   "description-changed": {
     severity: "low",

@@ -2,7 +2,9 @@ import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
 import { codePointLabel, hiddenCodePoints } from "../visible-text.js";
 import { diffJson } from "./diff-json.js";
 import type { FindingDraft } from "./finding.js";
-import { PATTERNS } from "./text-patterns.js";
+import { plainReading } from "./read-text.js";
+import { STEERS } from "./text-patterns.js";
+import { sentenceAt, textMatches } from "./text-rules.js";
 
 // Characters a reviewer cannot see, removed before matching so that they do
 // not split a phrase; they are reported by their own rule.
@@ -14,7 +16,6 @@ const MAX_REPORTED = 5;
 const TOKEN_NAME = /^[\p{L}\p{N}_.-]+$/u;
 const NAME_TOKENS = /[\p{L}\p{N}_.-]+/gu;
 const NO_TOOLS: OtherTools = { has: () => false };
-const MAX_MATCH_LENGTH = 80;
 // A tool name that is one ordinary lower-case word (`zip`, `echo`), which prose uses too.
 const PLAIN_WORD = /^\p{Ll}+$/u;
 
@@ -54,11 +55,12 @@ export function serverTools(names: Iterable<string>): (self?: string) => OtherTo
 /**
  * The checks a description (or any other string a model reads) runs: what
  * `after` gained over `before` in hidden characters and instruction-like
- * text. A string with no `before` (an added tool) gains everything it has.
+ * text. A string with no `before` (an added tool, a first pin) gains
+ * everything it has, and its drafts say so (`contains`).
  *
  * @param others the server's other tools, for mentions (default none).
  * @returns drafts at `pointer`; `after` lists what was gained (code points
- *   as `U+XXXX`, or the matched words), at most five.
+ *   as `U+XXXX`, or the matched words as served), at most five.
  */
 export function textFindings(
   before: string | undefined,
@@ -70,18 +72,21 @@ export function textFindings(
   const hidden = gained(hiddenLabels(before ?? ""), hiddenLabels(after), true);
   if (hidden.length > 0)
     drafts.push({ rule: "description-hidden-characters", pointer, after: hidden });
-  const oldText = searchable(before ?? "");
-  const newText = searchable(after);
-  // The old text is searched only for what the new one holds: most hold nothing.
-  for (const [rule, patterns] of PATTERNS) {
-    const now = matches(newText, patterns);
-    const found = now.length === 0 ? now : gained(matches(oldText, patterns), now, false);
-    if (found.length > 0) drafts.push({ rule, pointer, after: found });
+  const now = textMatches(after);
+  // The old text is searched only when the new one holds something: most hold nothing.
+  const old = now.size === 0 || before === undefined ? new Map() : textMatches(before);
+  for (const [rule, found] of now) {
+    const gainedNow = gained(old.get(rule) ?? [], found, false);
+    if (gainedNow.length > 0) drafts.push({ rule, pointer, after: gainedNow });
   }
-  const named = mentions(newText, others);
-  const mentioned = named.length === 0 ? named : gained(mentions(oldText, others), named, false);
+  const named = mentions(after, others);
+  const mentioned =
+    named.length === 0
+      ? named
+      : gained(before === undefined ? [] : mentions(before, others), named, false);
   if (mentioned.length > 0)
     drafts.push({ rule: "description-tool-mention", pointer, after: mentioned });
+  if (before === undefined) for (const d of drafts) d.contains = true;
   return drafts;
 }
 
@@ -138,23 +143,6 @@ export function searchable(text: string): string {
   return text.normalize("NFKC").replace(IGNORABLE, "");
 }
 
-/** The matches of all patterns, each once: a match inside an earlier one adds nothing. */
-function matches(text: string, patterns: readonly RegExp[]): string[] {
-  const spans: [start: number, end: number][] = [];
-  const found: string[] = [];
-  for (const pattern of patterns) {
-    for (const m of text.matchAll(pattern)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      if (spans.some(([s, e]) => s <= start && end <= e)) continue;
-      spans.push([start, end]);
-      const match = m[0].trim().replace(/\s+/gu, " ");
-      found.push(match.length > MAX_MATCH_LENGTH ? match.slice(0, MAX_MATCH_LENGTH) + "…" : match);
-    }
-  }
-  return found;
-}
-
 /**
  * What `after` has that `before` has not: by count when `byCount` (one more
  * zero-width space is one more), else by presence, ignoring case; in order,
@@ -190,18 +178,25 @@ function namedAsTool(text: string, index: number, token: string): boolean {
   return /["'`\u2018\u201c]/u.test(before) || /^\s*(?:tools?\b|\()/iu.test(rest);
 }
 
-/** The other tools `text` names, as whole tokens (not part of a longer identifier). */
-function mentions(text: string, others: OtherTools): string[] {
+/**
+ * The other tools `text` names, as whole tokens (not part of a longer
+ * identifier), in a sentence that steers the model to them ("call X
+ * first", "pass the result to X"): a tool that names its sibling ("use
+ * read_text_file instead") is not a finding by itself.
+ */
+function mentions(served: string, others: OtherTools): string[] {
+  const text = plainReading(served).text;
   const found: string[] = [];
+  const steered = (index: number) => STEERS.test(sentenceAt(text, index));
   for (const m of text.matchAll(NAME_TOKENS)) {
     const token = m[0].replace(/^[.-]+|[.-]+$/gu, "");
-    if (others.has(token) && (!PLAIN_WORD.test(token) || namedAsTool(text, m.index, m[0])))
-      found.push(token);
+    if (!others.has(token) || !steered(m.index)) continue;
+    if (!PLAIN_WORD.test(token) || namedAsTool(text, m.index, m[0])) found.push(token);
   }
   for (const name of others.unusual ?? []) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
     const pattern = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "gu");
-    for (const m of text.matchAll(pattern)) found.push(m[0]);
+    for (const m of text.matchAll(pattern)) if (steered(m.index)) found.push(m[0]);
   }
   return found;
 }

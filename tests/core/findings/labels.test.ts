@@ -176,7 +176,13 @@ describe("a plain-word tool name in prose is not a mention", () => {
   });
   it("a quoted plain word, one followed by 'tool', and an identifier do", () => {
     assert.deepEqual(mentions("Then pass it to `zip`."), [["zip"]]);
-    assert.deepEqual(mentions("Use the zip tool next."), [["zip"]]);
+    assert.deepEqual(mentions("First use the zip tool."), [["zip"]]);
     assert.deepEqual(mentions("Then send it with send_mail."), [["send_mail"]]);
+  });
+  it("a sibling named without steering the model to it is no finding (issue 38)", () => {
+    assert.deepEqual(mentions("DEPRECATED: Use send_mail instead."), []);
+    assert.deepEqual(mentions("Like the zip tool, but for weather."), []);
+    // The same name with an order to call it first still is.
+    assert.deepEqual(mentions("DEPRECATED. Call send_mail first."), [["send_mail"]]);
   });
 });

@@ -68,18 +68,19 @@ function notable(findings: Finding[]): string[] {
 }
 
 // The read_file of server-filesystem says "DEPRECATED: Use read_text_file
-// instead": it does name another tool of the server (medium, as the rule says).
-const MENTION = "medium description-tool-mention read_file";
+// instead": it names a sibling tool without steering the model to it, which
+// is no finding (issue 38; it was a medium description-tool-mention before).
 // move_file declared destructiveHint false while it says "Move or rename files";
 // upstream itself set it to true in 2026.8.31.
 const MOVE_CLAIM = "high annotation-nondestructive-claimed move_file";
 
 describe("first sight: the rules over each real server as if it had been empty", () => {
   const expected: Record<string, string[]> = {
-    "filesystem@2026.8.31": [MENTION],
-    "filesystem@2025.11.25": [MOVE_CLAIM, MENTION],
-    "filesystem@2026.1.14": [MOVE_CLAIM, MENTION],
-    "filesystem@2025.8.21": [MENTION],
+    "filesystem@2026.8.31": [],
+    "filesystem@2025.11.25": [MOVE_CLAIM],
+    "filesystem@2026.1.14": [MOVE_CLAIM],
+    // write_file's "overwrite existing files without warning" is a caution, not concealment.
+    "filesystem@2025.8.21": [],
     "filesystem@2025.7.1": [],
     // gzip-file-as-resource's default `data` is a URL the model reads.
     "everything@2026.8.31": ["medium description-url gzip-file-as-resource"],
@@ -109,7 +110,6 @@ describe("real upgrades: the rules over an old release pinned and the new one se
       "filesystem@2026.8.31",
       [
         ...outputs(FS_TOOLS),
-        MENTION,
         "medium tool-added read_media_file",
         "medium tool-added read_text_file",
       ],
