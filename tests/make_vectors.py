@@ -381,8 +381,22 @@ def list_result(kind, items):
             "items": {k: entries[k] for k in keys}}
 
 
+METHOD_NOT_FOUND = -32601.0  # a number as the strict parser reads it
+
+
+def method_not_found(page):
+    """A JSON-RPC error response whose error.code is -32601: the server does not serve the list."""
+    if not isinstance(page, dict) or "jsonrpc" not in page or not isinstance(page.get("error"), dict):
+        return False
+    code = page["error"].get("code")
+    return isinstance(code, float) and code == METHOD_NOT_FOUND
+
+
 def dump_pages(pages, member):
-    """Every item of a list's pages (form 3 of a dump): the last page alone has no nextCursor."""
+    """Every item of a list's pages (form 3 of a dump): the last page alone has no nextCursor.
+    None when the only page is the server's -32601 answer (SPEC.md 10.1: not served)."""
+    if isinstance(pages, list) and len(pages) == 1 and method_not_found(pages[0]):
+        return None
     if not isinstance(pages, list) or not pages:
         raise Reject("DUMP_INVALID", "pages must be a non-empty array")
     items = []
@@ -419,9 +433,12 @@ def surface_dump(doc):
         caps = {}
     if not isinstance(caps, dict):
         raise Reject("DUMP_INVALID", "capabilities must be an object")
-    if "tools/list" not in doc:
-        raise Reject("DUMP_INVALID", "no tools/list")
-    tools = dump_pages(doc["tools/list"], "tools")
+    if "tools/list" in doc:
+        tools = dump_pages(doc["tools/list"], "tools") or []
+    elif caps.get("tools") is not None:
+        raise Reject("DUMP_INVALID", "no tools/list although tools is advertised")
+    else:
+        tools = []  # tools/list is asked only when tools is advertised
     lists = {}
     for kind, (method, member, _, capability, _, _, _) in KINDS.items():
         advertised = caps.get(capability) is not None

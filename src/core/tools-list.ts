@@ -127,6 +127,20 @@ export function itemsPage(
   return { items, nextCursor: typeof cursor === "string" ? cursor : undefined };
 }
 
+/** The JSON-RPC error code of an unknown method. */
+export const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Whether a list response says the server does not implement the method: a
+ * JSON-RPC error response (it has `jsonrpc`) whose `error.code` is -32601
+ * (SPEC.md 10.1). Read from the raw response, never from the library's parse.
+ */
+export function isMethodNotFound(value: JsonValue | undefined): boolean {
+  if (!isJsonObject(value) || !Object.hasOwn(value, "jsonrpc")) return false;
+  const error = getMember(value, "error");
+  return isJsonObject(error) && getMember(error, "code") === METHOD_NOT_FOUND;
+}
+
 function invalid(where: string, problem: string, what = "a tools/list dump"): never {
   throw new ContractpinError("DUMP_INVALID", `not ${what}: ${where} ${problem}`);
 }

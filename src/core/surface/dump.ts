@@ -1,6 +1,6 @@
 import { ContractpinError } from "../errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
-import { itemsFromPages } from "../tools-list.js";
+import { isMethodNotFound, itemsFromPages } from "../tools-list.js";
 import { SURFACE_KINDS, type SurfaceKind } from "./kinds.js";
 import type { ServedSurface } from "./surface.js";
 
@@ -42,8 +42,6 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
   }
   const init = resultOf(getMember(dump, "initialize"), "$.initialize");
   const capabilities = capabilitiesOf(init);
-  const tools = getMember(dump, "tools/list");
-  if (tools === undefined) invalid("$", "has no tools/list pages");
   const surface: ServedSurface = { instructions: getMember(init, "instructions"), lists: {} };
   for (const kind of SURFACE_KINDS) {
     const pages = getMember(dump, kind.method);
@@ -55,12 +53,7 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
           `is there, but the server does not advertise ${kind.capability}`,
         );
       }
-      surface.lists[kind.id] = itemsFromPages(
-        pages,
-        kind.member,
-        `$["${kind.method}"]`,
-        kind.method,
-      );
+      surface.lists[kind.id] = listFromPages(pages, kind.member, kind.method);
     } else if (!kind.optIn) {
       if (advertised) {
         invalid("$", `has no ${kind.method} pages, but the server advertises ${kind.capability}`);
@@ -68,19 +61,56 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
       surface.lists[kind.id] = null;
     }
   }
-  return { tools: itemsFromPages(tools, "tools", '$["tools/list"]', "tools/list"), surface };
+  // tools/list is asked only of a server that advertises tools (SPEC.md 10.3).
+  const tools = getMember(dump, "tools/list");
+  if (tools === undefined && advertises(capabilities, { capability: "tools" }))
+    invalid("$", "has no tools/list pages, but the server advertises tools");
+  return {
+    tools: tools === undefined ? [] : (listFromPages(tools, "tools", "tools/list") ?? []),
+    surface,
+  };
 }
 
-/** A server's capabilities object from its initialize or server/discover result ({} when absent or null). */
-export function capabilitiesOf(result: JsonObject): JsonObject {
+/**
+ * A list's pages in a surface dump: their items, or null when the only page
+ * is the server's -32601 Method not found answer (SPEC.md 10.1).
+ */
+function listFromPages(pages: JsonValue, member: string, method: string): JsonValue[] | null {
+  if (Array.isArray(pages) && pages.length === 1 && isMethodNotFound(pages[0])) return null;
+  return itemsFromPages(pages, member, `$["${method}"]`, method);
+}
+
+/**
+ * A server's capabilities object from its initialize or server/discover
+ * result ({} when absent or null).
+ *
+ * @throws ContractpinError `code` (DUMP_INVALID by default) when it is any other non-object.
+ */
+export function capabilitiesOf(
+  result: JsonObject,
+  code: "DUMP_INVALID" | "SERVER_UNREADABLE" = "DUMP_INVALID",
+): JsonObject {
   const capabilities = getMember(result, "capabilities");
   if (capabilities === undefined || capabilities === null) return {};
-  if (!isJsonObject(capabilities)) invalid("initialize.capabilities", "is not an object");
+  if (!isJsonObject(capabilities)) {
+    if (code === "DUMP_INVALID") invalid("initialize.capabilities", "is not an object");
+    throw new ContractpinError(
+      code,
+      "the server's initialize result has capabilities that are not an object",
+    );
+  }
   return capabilities;
 }
 
-/** Whether the capabilities advertise a kind's list: its capability present and not null. */
-export function advertises(capabilities: JsonObject, kind: SurfaceKind): boolean {
+/**
+ * Whether the capabilities advertise a list: its capability (`tools`,
+ * `prompts`, `resources`) present and not null. Any other value, `false`,
+ * `0` and `""` included, advertises it (SPEC.md 10.1).
+ */
+export function advertises(
+  capabilities: JsonObject,
+  kind: Pick<SurfaceKind, "capability"> | { capability: "tools" },
+): boolean {
   const value = getMember(capabilities, kind.capability);
   return value !== undefined && value !== null;
 }

@@ -14,7 +14,7 @@ import { silentRunnerHint } from "./runner-hint.js";
 import { httpFactory } from "./http-client.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
-import { readSurface, servesMore } from "./read-surface.js";
+import { advertisesTools, readSurface, servesMore } from "./read-surface.js";
 import { RUNNER_ENV } from "./runner-env.js";
 import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
@@ -208,17 +208,21 @@ async function readWith(
       throw err;
     }
   }
-  const tools = await listTools(
-    session.client,
-    log,
-    signal,
-    ctx.timeoutMs,
-    deadline.pastDeadline,
-    (bytes) => {
-      ctx.onToolsListPage?.(bytes);
-      ctx.onRawResponse?.("tools/list", bytes);
-    },
-  );
+  // Over HTTP the tap may finish its copy of the answer after the library.
+  await log.awaitResponse("initialize", 1000);
+  const tools = advertisesTools(log)
+    ? await listTools(
+        session.client,
+        log,
+        signal,
+        ctx.timeoutMs,
+        deadline.pastDeadline,
+        (bytes) => {
+          ctx.onToolsListPage?.(bytes);
+          ctx.onRawResponse?.("tools/list", bytes);
+        },
+      )
+    : [];
   if (ctx.surface === undefined) return { tools, servesMore: servesMore(log) };
   const surface = await readSurface(session.client, log, ctx, signal, deadline.pastDeadline);
   return { tools, surface };
