@@ -11,6 +11,10 @@ import { after, describe, it } from "node:test";
 import { pythonDigest, runCli } from "../helpers/cli.js";
 import { SERVERS, startFakeHttp, type Running } from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
+import { listPages, officialClient } from "../guard/guard-harness.js";
+import { closedAfterFile } from "../guard/surface-faces.js";
+
+const connect = closedAfterFile();
 
 const EDGE = JSON.parse(
   readFileSync(new URL("../fixtures/servers/surface-edge-data.json", import.meta.url), "utf8"),
@@ -166,5 +170,30 @@ describe("a list that starts being served is a change", () => {
     const v = runCli(["verify"], { cwd: ws.dir });
     assert.equal(v.code, 1, v.stdout + v.stderr);
     assert.match(v.stdout, /doc:\/\/\{id\}/);
+  });
+
+  it("through the guard, the official client is not given the template it then serves", async () => {
+    const ws = new Workspace();
+    const state = ws.path("runs");
+    const argv = [process.execPath, SERVERS.fakeStdio, "edge-templates-later", state];
+    const r = runCli(["add", "s", "--no-snapshot", "--", ...argv], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    const direct = await officialClient(argv);
+    try {
+      const served = (await listPages(direct.client, "resources/templates/list")) as {
+        resourceTemplates: unknown[];
+      }[];
+      assert.deepEqual(served[0]!.resourceTemplates, [EDGE.template]);
+    } finally {
+      await direct.client.close();
+    }
+    const guarded = await connect("stdio", ["s", "--lock", ws.path("contractpin.lock")]);
+    const pages = (await listPages(guarded.client, "resources/templates/list")) as {
+      resourceTemplates: unknown[];
+    }[];
+    assert.deepEqual(
+      pages.flatMap((p) => p.resourceTemplates),
+      [],
+    );
   });
 });
