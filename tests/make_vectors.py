@@ -931,6 +931,44 @@ def define_surface():
             {**base, "resources/list": [{"resources": [{"uri": "test://static/resource/1", "name": "Resource 1",
                                                         "mimeType": "text/plain", "size": 10}]}]})
 
+    # ---- the handshake result as served (SPEC.md 10.1; issue 34) --------------
+    # Every value a server may send is pinned as it is; the MCP library's schema
+    # refusing it decides nothing. Live and file read these alike.
+    plain = {"protocolVersion": "2025-11-25", "serverInfo": {"name": "s", "version": "1"}}
+    one_tool = [{"tools": tools}]
+    for name, value, note in [
+        ("null", None, "instructions null: the same as none."),
+        ("number", 42, "instructions that are a number: pinned as that value."),
+        ("object", {"text": "Use echo."}, "instructions that are an object: pinned as that value."),
+        ("false", False, "instructions false: a value, not none."),
+    ]:
+        surface(f"surface-instructions-{name}", note,
+                {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}},
+                                                         "instructions": value}, "tools/list": one_tool})
+    surface("surface-capabilities-absent", "No capabilities member: nothing advertised, tools/list not asked "
+            "(and absent from the dump): no tools, every list null.",
+            {"contractpin-dump": "2", "initialize": plain})
+    surface("surface-capabilities-null", "capabilities null: the same as absent.",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": None}})
+    surface("surface-capability-null", "A capability that is null is not advertised: prompts null, not asked.",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}, "prompts": None}},
+             "tools/list": one_tool})
+    for name, value in [("false", False), ("zero", 0), ("empty-string", "")]:
+        surface(f"surface-capability-{name}", f"A capability of {json.dumps(value)} is present and not null: "
+                "advertised, so its list is asked and pinned.",
+                {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}, "prompts": value}},
+                 "tools/list": one_tool, "prompts/list": [{"prompts": prompts}]})
+    surface("surface-tools-not-advertised", "Prompts only: tools/list is not asked, so no tools (count 0).",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"prompts": {}}},
+             "prompts/list": [{"prompts": prompts}]})
+    surface("surface-list-method-not-found", "An advertised list answered with -32601 Method not found on its "
+            "first page: pinned as not served (null), as if not advertised.",
+            {**base, "resources/templates/list": [
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}]})
+    surface("surface-tools-method-not-found", "tools/list answered with -32601: no tools.",
+            {**base, "tools/list": [
+                {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}]})
+
     # ---- rejections -----------------------------------------------------------
     for stage, text, code, name, note in [
         ("prompts", '[{"name":"a"},{"name":"\\u0061","description":"x"}]', "PROMPTS_DUPLICATE_NAME",
@@ -956,6 +994,21 @@ def define_surface():
          "DUMP_INVALID", "surface-truncated-pages", "The last prompts/list page has a nextCursor."),
         ("surface", '{"contractpin-dump":"3","initialize":{},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
          "surface-unknown-dump-version", "An unknown dump version."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{}}}}', "DUMP_INVALID",
+         "surface-missing-advertised-tools", "tools is advertised but the dump has no tools/list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"jsonrpc":"2.0","id":2,'
+                    '"error":{"code":-32603,"message":"broken"}}]}', "DUMP_INVALID",
+         "surface-list-other-error", "An error response other than -32601 is no list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"prompts":[],"nextCursor":"c"},'
+                    '{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}]}',
+         "DUMP_INVALID", "surface-list-method-not-found-later-page",
+         "-32601 on a later page is a failure, not an empty list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"jsonrpc":"2.0","id":2,'
+                    '"error":{"code":"-32601","message":"Method not found"}}]}', "DUMP_INVALID",
+         "surface-list-method-not-found-string-code", "The code must be the number -32601, not a string."),
     ]:
         rej(name, note, stage, code, text=text)
 

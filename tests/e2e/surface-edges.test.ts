@@ -18,7 +18,9 @@ const connect = closedAfterFile();
 
 const EDGE = JSON.parse(
   readFileSync(new URL("../fixtures/servers/surface-edge-data.json", import.meta.url), "utf8"),
-) as Record<"tool" | "prompt" | "template" | "resource", object>;
+) as Record<"tool" | "prompt" | "template" | "resource", object> & {
+  init: Record<string, { capabilities?: Record<string, unknown> | null }>;
+};
 
 type Lock = { servers: Record<string, Record<string, unknown>> };
 
@@ -127,8 +129,33 @@ for (const transport of ["stdio", "http"] as const) {
   });
 }
 
+for (const transport of ["stdio", "http"] as const) {
+  describe(`initialize results the MCP library's schema refuses are pinned as served (${transport})`, () => {
+    for (const [mode, init] of Object.entries(EDGE.init)) {
+      it(`${mode.replace("edge-init-", "")}: ${JSON.stringify(init)}`, async () => {
+        const ws = new Workspace();
+        const r = await add(ws, transport, mode);
+        assert.equal(r.code, 0, r.stderr);
+        // Advertised: present and not null (SPEC.md 10.1); a list not advertised is not asked.
+        const caps = init.capabilities ?? {};
+        const advertised = (name: string) => caps[name] !== undefined && caps[name] !== null;
+        const dump: Record<string, unknown> = { "contractpin-dump": "2", initialize: init };
+        if (advertised("tools")) dump["tools/list"] = [{ tools: [EDGE.tool] }];
+        if (advertised("prompts")) dump["prompts/list"] = [{ prompts: [EDGE.prompt] }];
+        assert.deepEqual(pinned(ws), expected(ws, dump));
+      });
+    }
+  });
+}
+
 describe("a surface dump of these servers reads back to the same pin", () => {
-  for (const mode of ["edge-templates-unimplemented", "edge-prompts-only"]) {
+  for (const mode of [
+    "edge-templates-unimplemented",
+    "edge-prompts-only",
+    "edge-init-instructions-object",
+    "edge-init-capabilities-null",
+    "edge-init-capability-false",
+  ]) {
     it(`${mode}: dump --surface, then digest and add --file give the live digest`, () => {
       const ws = new Workspace();
       const argv = ["--", process.execPath, SERVERS.fakeStdio, mode];

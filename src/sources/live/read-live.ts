@@ -11,6 +11,7 @@ import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { silentRunnerHint } from "./runner-hint.js";
+import { acceptAnyHandshake } from "./handshake-view.js";
 import { httpFactory } from "./http-client.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
@@ -82,7 +83,7 @@ export async function readLiveServer(
       throw new Error("the read of this server has ended");
     }
     transports.push(t);
-    return t;
+    return acceptAnyHandshake(t);
   };
   try {
     const read = await Promise.race([
