@@ -442,7 +442,9 @@ def surface_dump(doc):
     lists = {}
     for kind, (method, member, _, capability, _, _, _) in KINDS.items():
         advertised = caps.get(capability) is not None
-        if method in doc:
+        if kind in OPT_IN and method in doc and doc[method] is None and not advertised:
+            lists[kind] = None  # asked (--resources) of a server that does not advertise them
+        elif method in doc:
             if not advertised:
                 raise Reject("DUMP_INVALID", f"{method} without the {capability} capability")
             lists[kind] = dump_pages(doc[method], member)
@@ -965,6 +967,10 @@ def define_surface():
             "first page: pinned as not served (null), as if not advertised.",
             {**base, "resources/templates/list": [
                 {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}]})
+    surface("surface-resources-asked-not-advertised", "resources/list null: resources pinned (--resources) "
+            "of a server that does not advertise them, as a live --resources read pins them: null.",
+            {"contractpin-dump": "2", "initialize": caps_tools, "tools/list": [{"tools": tools}],
+             "resources/list": None})
     surface("surface-tools-method-not-found", "tools/list answered with -32601: no tools.",
             {**base, "tools/list": [
                 {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}]})
@@ -994,6 +1000,9 @@ def define_surface():
          "DUMP_INVALID", "surface-truncated-pages", "The last prompts/list page has a nextCursor."),
         ("surface", '{"contractpin-dump":"3","initialize":{},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
          "surface-unknown-dump-version", "An unknown dump version."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"resources":{}}},'
+                    '"resources/templates/list":[{"resourceTemplates":[]}],"resources/list":null}', "DUMP_INVALID",
+         "surface-resources-null-but-advertised", "resources/list null although resources are advertised."),
         ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{}}}}', "DUMP_INVALID",
          "surface-missing-advertised-tools", "tools is advertised but the dump has no tools/list."),
         ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'

@@ -89,6 +89,8 @@ export async function readDump(
   for (const [method, list] of raw) {
     if (method !== "initialize") members.push(`${JSON.stringify(method)}: ${array(list)}`);
   }
+  // Asked for, but not advertised (so not asked of the server): pinned as null (SPEC.md 10.3).
+  if (ctx.surface.resources && !raw.has("resources/list")) members.push(`"resources/list": null`);
   return `{\n${members.join(",\n")}\n}\n`;
 }
 

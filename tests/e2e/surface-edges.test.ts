@@ -224,3 +224,60 @@ describe("a list that starts being served is a change", () => {
     );
   });
 });
+
+describe("--resources means the same live and from a dump", () => {
+  const argv = ["--", process.execPath, SERVERS.fakeStdio, "ok"];
+
+  it("a server that does not advertise resources: live, its dump, digest and add --file pin one digest", () => {
+    const ws = new Workspace();
+    const live = runCli(["add", "s", "--resources", ...argv], { cwd: ws.dir });
+    assert.equal(live.code, 0, live.stderr);
+    const lock = JSON.parse(ws.read()) as Lock;
+    const digest = lock.servers["s"]!["digest"] as string;
+    assert.equal((lock.servers["s"]!["surface"] as Record<string, unknown>)["resources"], null);
+    const dump = runCli(["dump", "--surface", "--resources", ...argv], { cwd: ws.dir });
+    assert.equal(dump.code, 0, dump.stderr);
+    ws.write("dump.json", dump.stdout);
+    assert.equal((pythonDigest(ws.path("dump.json")) as { digest: string }).digest, digest);
+    const digested = runCli(["digest", "--json", "dump.json"], { cwd: ws.dir });
+    assert.equal(digested.code, 0, digested.stderr);
+    assert.equal((JSON.parse(digested.stdout) as { digest: string }).digest, digest);
+    // A dump written without --resources: add --file --resources pins them as a live read does.
+    const plain = runCli(["dump", "--surface", ...argv], { cwd: ws.dir });
+    ws.write("plain.json", plain.stdout);
+    const file = runCli(["add", "f", "--file", "plain.json", "--resources"], { cwd: ws.dir });
+    assert.equal(file.code, 0, file.stderr);
+    assert.equal((JSON.parse(ws.read()) as Lock).servers["f"]!["digest"], digest);
+  });
+
+  it("add --file --resources of a dump without resources/list of a server that advertises them: refused", () => {
+    const ws = new Workspace();
+    const edge = ["--", process.execPath, SERVERS.fakeStdio, "edge-templates-unimplemented"];
+    const plain = runCli(["dump", "--surface", ...edge], { cwd: ws.dir });
+    assert.equal(plain.code, 0, plain.stderr);
+    ws.write("plain.json", plain.stdout);
+    const r = runCli(["add", "f", "--file", "plain.json", "--resources"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      /has no resources\/list pages, but the server advertises resources and they are asked for \(--resources\): dump it with --resources/,
+    );
+    assert.throws(() => ws.read(), /ENOENT/);
+  });
+
+  it("diff never says SAME over two different server digests (resources pinned on one side only)", () => {
+    const ws = new Workspace();
+    assert.equal(runCli(["add", "s", "--resources", ...argv], { cwd: ws.dir }).code, 0);
+    const plain = runCli(["dump", "--surface", ...argv], { cwd: ws.dir });
+    ws.write("plain.json", plain.stdout);
+    const differ = runCli(["diff", "contractpin.lock", "plain.json"], { cwd: ws.dir });
+    assert.equal(differ.code, 1, differ.stdout + differ.stderr);
+    assert.match(differ.stdout, /^DIFFER/m);
+    assert.match(differ.stderr, /resources are pinned on one side only \(--resources\)/);
+    const full = runCli(["dump", "--surface", "--resources", ...argv], { cwd: ws.dir });
+    ws.write("full.json", full.stdout);
+    const same = runCli(["diff", "contractpin.lock", "full.json"], { cwd: ws.dir });
+    assert.equal(same.code, 0, same.stdout + same.stderr);
+    assert.match(same.stdout, /^SAME/m);
+  });
+});

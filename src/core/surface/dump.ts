@@ -22,10 +22,14 @@ export function isSurfaceDump(value: JsonValue): value is JsonObject {
 /**
  * Reads a surface dump (SPEC.md 10.3): the initialize (or server/discover)
  * result, and the pages of every list the server advertises, each whole.
+ * Resources as the dump says (its `resources/list` member pins them, `null`
+ * when not advertised), unless `resources` decides: true asks for them as a
+ * live `--resources` read does (null when not advertised; a dump without
+ * them of a server that advertises them is refused), false leaves them out.
  *
  * @throws ContractpinError DUMP_INVALID naming what is wrong and where.
  */
-export function surfaceFromDump(dump: JsonValue): SurfaceRead {
+export function surfaceFromDump(dump: JsonValue, resources?: boolean): SurfaceRead {
   if (!isSurfaceDump(dump)) invalid("$", "is not a surface dump");
   if (getMember(dump, SURFACE_DUMP_MEMBER) !== SURFACE_DUMP_VERSION) {
     invalid(`$.${SURFACE_DUMP_MEMBER}`, `must be "${SURFACE_DUMP_VERSION}"`);
@@ -46,7 +50,10 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
   for (const kind of SURFACE_KINDS) {
     const pages = getMember(dump, kind.method);
     const advertised = advertises(capabilities, kind);
-    if (pages !== undefined) {
+    if (pages === null && kind.optIn && !advertised) {
+      // Asked (--resources) of a server that does not advertise them: pinned as null.
+      surface.lists[kind.id] = null;
+    } else if (pages !== undefined) {
       if (!advertised) {
         invalid(
           `$["${kind.method}"]`,
@@ -54,13 +61,19 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
         );
       }
       surface.lists[kind.id] = listFromPages(pages, kind.member, kind.method);
-    } else if (!kind.optIn) {
+    } else if (!kind.optIn || resources === true) {
       if (advertised) {
-        invalid("$", `has no ${kind.method} pages, but the server advertises ${kind.capability}`);
+        invalid(
+          "$",
+          `has no ${kind.method} pages, but the server advertises ${kind.capability}` +
+            (kind.optIn ? " and they are asked for (--resources): dump it with --resources" : ""),
+        );
       }
       surface.lists[kind.id] = null;
     }
   }
+  // Not asked for: left out, as a live read without --resources leaves them.
+  if (resources === false) delete surface.lists.resources;
   // tools/list is asked only of a server that advertises tools (SPEC.md 10.3).
   const tools = getMember(dump, "tools/list");
   if (tools === undefined && advertises(capabilities, { capability: "tools" }))
