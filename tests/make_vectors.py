@@ -399,7 +399,7 @@ def dump_pages(pages, member):
         return None
     if not isinstance(pages, list) or not pages:
         raise Reject("DUMP_INVALID", "pages must be a non-empty array")
-    items = []
+    items, cursors = [], set()
     for i, page in enumerate(pages):
         if isinstance(page, dict) and "jsonrpc" in page:
             if "error" in page or "result" not in page:
@@ -410,6 +410,10 @@ def dump_pages(pages, member):
         cursor = page.get("nextCursor")
         if cursor is not None and not isinstance(cursor, str):
             raise Reject("DUMP_INVALID", "nextCursor is not a string")
+        if cursor is not None:
+            if cursor in cursors:
+                raise Reject("DUMP_INVALID", f"page {i} repeats a cursor (a live read's error too)")
+            cursors.add(cursor)
         if (cursor is None) != (i == len(pages) - 1):
             raise Reject("DUMP_INVALID", f"page {i}: nextCursor does not match its place")
         items.extend(page[member])
@@ -422,6 +426,8 @@ def surface_dump(doc):
     if not isinstance(doc, dict) or doc.get("contractpin-dump") != "2" or set(doc) - allowed:
         raise Reject("DUMP_INVALID", "not a surface dump")
     init = doc.get("initialize")
+    if isinstance(init, dict) and "jsonrpc" not in init and ("result" in init or "error" in init):
+        raise Reject("DUMP_INVALID", "a response without jsonrpc is neither a result nor a response")
     if isinstance(init, dict) and "jsonrpc" in init:
         if "error" in init or "result" not in init:
             raise Reject("DUMP_INVALID", "initialize is an error response")
@@ -1000,6 +1006,17 @@ def define_surface():
          "DUMP_INVALID", "surface-truncated-pages", "The last prompts/list page has a nextCursor."),
         ("surface", '{"contractpin-dump":"3","initialize":{},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
          "surface-unknown-dump-version", "An unknown dump version."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"id":0,"result":{"capabilities":{"tools":{}},'
+                    '"instructions":"x"}},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
+         "surface-initialize-response-without-jsonrpc", "An initialize response without jsonrpc is not "
+         "read as a bare result (which would have no capabilities and no instructions)."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"prompts/list":[{"prompts":[],"nextCursor":"a"},{"prompts":[],"nextCursor":"a"},'
+                    '{"prompts":[]}]}', "DUMP_INVALID", "surface-repeated-cursor",
+         "A cursor repeated inside a dump, as a live read refuses it."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"prompts/list":[{"prompts":[],"nextCursor":1},{"prompts":[]}]}', "DUMP_INVALID",
+         "surface-cursor-not-string", "nextCursor must be a string when present and not null."),
         ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"resources":{}}},'
                     '"resources/templates/list":[{"resourceTemplates":[]}],"resources/list":null}', "DUMP_INVALID",
          "surface-resources-null-but-advertised", "resources/list null although resources are advertised."),

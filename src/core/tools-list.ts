@@ -43,9 +43,16 @@ export function itemsFromPages(
   if (!Array.isArray(pages) || pages.length === 0)
     invalid(where, `is not a non-empty array of ${method} pages`, what);
   const items: JsonValue[] = [];
+  const cursors = new Set<string>();
   pages.forEach((item, index) => {
     const at = `${where}[${index}]`;
     const page = itemsPage(item, member, at, what);
+    // The rule of a live read: a cursor seen before means the pages loop.
+    if (page.nextCursor !== undefined) {
+      if (cursors.has(page.nextCursor))
+        invalid(`${at}.nextCursor`, "repeats the cursor of an earlier page", what);
+      cursors.add(page.nextCursor);
+    }
     const last = index === pages.length - 1;
     if (!last && page.nextCursor === undefined) {
       invalid(

@@ -130,6 +130,18 @@ export function advertises(
 
 function resultOf(value: JsonValue | undefined, where: string): JsonObject {
   let result = value;
+  // A response is told from a bare result by `jsonrpc`; one without it that
+  // carries `result` or `error` is neither (SPEC.md 10.3).
+  if (
+    isJsonObject(value) &&
+    !Object.hasOwn(value, "jsonrpc") &&
+    (Object.hasOwn(value, "result") || Object.hasOwn(value, "error"))
+  ) {
+    invalid(
+      where,
+      'has a "result" or "error" member but no "jsonrpc": it is neither a result nor a response',
+    );
+  }
   if (isJsonObject(value) && Object.hasOwn(value, "jsonrpc")) {
     if (getMember(value, "error") !== undefined) invalid(where, "is a JSON-RPC error response");
     result = getMember(value, "result");
