@@ -381,11 +381,25 @@ def list_result(kind, items):
             "items": {k: entries[k] for k in keys}}
 
 
+METHOD_NOT_FOUND = -32601.0  # a number as the strict parser reads it
+
+
+def method_not_found(page):
+    """A JSON-RPC error response whose error.code is -32601: the server does not serve the list."""
+    if not isinstance(page, dict) or "jsonrpc" not in page or not isinstance(page.get("error"), dict):
+        return False
+    code = page["error"].get("code")
+    return isinstance(code, float) and code == METHOD_NOT_FOUND
+
+
 def dump_pages(pages, member):
-    """Every item of a list's pages (form 3 of a dump): the last page alone has no nextCursor."""
+    """Every item of a list's pages (form 3 of a dump): the last page alone has no nextCursor.
+    None when the only page is the server's -32601 answer (SPEC.md 10.1: not served)."""
+    if isinstance(pages, list) and len(pages) == 1 and method_not_found(pages[0]):
+        return None
     if not isinstance(pages, list) or not pages:
         raise Reject("DUMP_INVALID", "pages must be a non-empty array")
-    items = []
+    items, cursors = [], set()
     for i, page in enumerate(pages):
         if isinstance(page, dict) and "jsonrpc" in page:
             if "error" in page or "result" not in page:
@@ -396,6 +410,10 @@ def dump_pages(pages, member):
         cursor = page.get("nextCursor")
         if cursor is not None and not isinstance(cursor, str):
             raise Reject("DUMP_INVALID", "nextCursor is not a string")
+        if cursor is not None:
+            if cursor in cursors:
+                raise Reject("DUMP_INVALID", f"page {i} repeats a cursor (a live read's error too)")
+            cursors.add(cursor)
         if (cursor is None) != (i == len(pages) - 1):
             raise Reject("DUMP_INVALID", f"page {i}: nextCursor does not match its place")
         items.extend(page[member])
@@ -408,6 +426,8 @@ def surface_dump(doc):
     if not isinstance(doc, dict) or doc.get("contractpin-dump") != "2" or set(doc) - allowed:
         raise Reject("DUMP_INVALID", "not a surface dump")
     init = doc.get("initialize")
+    if isinstance(init, dict) and "jsonrpc" not in init and ("result" in init or "error" in init):
+        raise Reject("DUMP_INVALID", "a response without jsonrpc is neither a result nor a response")
     if isinstance(init, dict) and "jsonrpc" in init:
         if "error" in init or "result" not in init:
             raise Reject("DUMP_INVALID", "initialize is an error response")
@@ -419,13 +439,18 @@ def surface_dump(doc):
         caps = {}
     if not isinstance(caps, dict):
         raise Reject("DUMP_INVALID", "capabilities must be an object")
-    if "tools/list" not in doc:
-        raise Reject("DUMP_INVALID", "no tools/list")
-    tools = dump_pages(doc["tools/list"], "tools")
+    if "tools/list" in doc:
+        tools = dump_pages(doc["tools/list"], "tools") or []
+    elif caps.get("tools") is not None:
+        raise Reject("DUMP_INVALID", "no tools/list although tools is advertised")
+    else:
+        tools = []  # tools/list is asked only when tools is advertised
     lists = {}
     for kind, (method, member, _, capability, _, _, _) in KINDS.items():
         advertised = caps.get(capability) is not None
-        if method in doc:
+        if kind in OPT_IN and method in doc and doc[method] is None and not advertised:
+            lists[kind] = None  # asked (--resources) of a server that does not advertise them
+        elif method in doc:
             if not advertised:
                 raise Reject("DUMP_INVALID", f"{method} without the {capability} capability")
             lists[kind] = dump_pages(doc[method], member)
@@ -925,6 +950,48 @@ def define_surface():
             {**base, "resources/list": [{"resources": [{"uri": "test://static/resource/1", "name": "Resource 1",
                                                         "mimeType": "text/plain", "size": 10}]}]})
 
+    # ---- the handshake result as served (SPEC.md 10.1; issue 34) --------------
+    # Every value a server may send is pinned as it is; the MCP library's schema
+    # refusing it decides nothing. Live and file read these alike.
+    plain = {"protocolVersion": "2025-11-25", "serverInfo": {"name": "s", "version": "1"}}
+    one_tool = [{"tools": tools}]
+    for name, value, note in [
+        ("null", None, "instructions null: the same as none."),
+        ("number", 42, "instructions that are a number: pinned as that value."),
+        ("object", {"text": "Use echo."}, "instructions that are an object: pinned as that value."),
+        ("false", False, "instructions false: a value, not none."),
+    ]:
+        surface(f"surface-instructions-{name}", note,
+                {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}},
+                                                         "instructions": value}, "tools/list": one_tool})
+    surface("surface-capabilities-absent", "No capabilities member: nothing advertised, tools/list not asked "
+            "(and absent from the dump): no tools, every list null.",
+            {"contractpin-dump": "2", "initialize": plain})
+    surface("surface-capabilities-null", "capabilities null: the same as absent.",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": None}})
+    surface("surface-capability-null", "A capability that is null is not advertised: prompts null, not asked.",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}, "prompts": None}},
+             "tools/list": one_tool})
+    for name, value in [("false", False), ("zero", 0), ("empty-string", "")]:
+        surface(f"surface-capability-{name}", f"A capability of {json.dumps(value)} is present and not null: "
+                "advertised, so its list is asked and pinned.",
+                {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"tools": {}, "prompts": value}},
+                 "tools/list": one_tool, "prompts/list": [{"prompts": prompts}]})
+    surface("surface-tools-not-advertised", "Prompts only: tools/list is not asked, so no tools (count 0).",
+            {"contractpin-dump": "2", "initialize": {**plain, "capabilities": {"prompts": {}}},
+             "prompts/list": [{"prompts": prompts}]})
+    surface("surface-list-method-not-found", "An advertised list answered with -32601 Method not found on its "
+            "first page: pinned as not served (null), as if not advertised.",
+            {**base, "resources/templates/list": [
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}]})
+    surface("surface-resources-asked-not-advertised", "resources/list null: resources pinned (--resources) "
+            "of a server that does not advertise them, as a live --resources read pins them: null.",
+            {"contractpin-dump": "2", "initialize": caps_tools, "tools/list": [{"tools": tools}],
+             "resources/list": None})
+    surface("surface-tools-method-not-found", "tools/list answered with -32601: no tools.",
+            {**base, "tools/list": [
+                {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}]})
+
     # ---- rejections -----------------------------------------------------------
     for stage, text, code, name, note in [
         ("prompts", '[{"name":"a"},{"name":"\\u0061","description":"x"}]', "PROMPTS_DUPLICATE_NAME",
@@ -950,6 +1017,35 @@ def define_surface():
          "DUMP_INVALID", "surface-truncated-pages", "The last prompts/list page has a nextCursor."),
         ("surface", '{"contractpin-dump":"3","initialize":{},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
          "surface-unknown-dump-version", "An unknown dump version."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"id":0,"result":{"capabilities":{"tools":{}},'
+                    '"instructions":"x"}},"tools/list":[{"tools":[]}]}', "DUMP_INVALID",
+         "surface-initialize-response-without-jsonrpc", "An initialize response without jsonrpc is not "
+         "read as a bare result (which would have no capabilities and no instructions)."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"prompts/list":[{"prompts":[],"nextCursor":"a"},{"prompts":[],"nextCursor":"a"},'
+                    '{"prompts":[]}]}', "DUMP_INVALID", "surface-repeated-cursor",
+         "A cursor repeated inside a dump, as a live read refuses it."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"prompts":{}}},'
+                    '"prompts/list":[{"prompts":[],"nextCursor":1},{"prompts":[]}]}', "DUMP_INVALID",
+         "surface-cursor-not-string", "nextCursor must be a string when present and not null."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"resources":{}}},'
+                    '"resources/templates/list":[{"resourceTemplates":[]}],"resources/list":null}', "DUMP_INVALID",
+         "surface-resources-null-but-advertised", "resources/list null although resources are advertised."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{}}}}', "DUMP_INVALID",
+         "surface-missing-advertised-tools", "tools is advertised but the dump has no tools/list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"jsonrpc":"2.0","id":2,'
+                    '"error":{"code":-32603,"message":"broken"}}]}', "DUMP_INVALID",
+         "surface-list-other-error", "An error response other than -32601 is no list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"prompts":[],"nextCursor":"c"},'
+                    '{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}]}',
+         "DUMP_INVALID", "surface-list-method-not-found-later-page",
+         "-32601 on a later page is a failure, not an empty list."),
+        ("surface", '{"contractpin-dump":"2","initialize":{"capabilities":{"tools":{},"prompts":{}}},'
+                    '"tools/list":[{"tools":[]}],"prompts/list":[{"jsonrpc":"2.0","id":2,'
+                    '"error":{"code":"-32601","message":"Method not found"}}]}', "DUMP_INVALID",
+         "surface-list-method-not-found-string-code", "The code must be the number -32601, not a string."),
     ]:
         rej(name, note, stage, code, text=text)
 

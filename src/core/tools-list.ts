@@ -43,9 +43,16 @@ export function itemsFromPages(
   if (!Array.isArray(pages) || pages.length === 0)
     invalid(where, `is not a non-empty array of ${method} pages`, what);
   const items: JsonValue[] = [];
+  const cursors = new Set<string>();
   pages.forEach((item, index) => {
     const at = `${where}[${index}]`;
     const page = itemsPage(item, member, at, what);
+    // The rule of a live read: a cursor seen before means the pages loop.
+    if (page.nextCursor !== undefined) {
+      if (cursors.has(page.nextCursor))
+        invalid(`${at}.nextCursor`, "repeats the cursor of an earlier page", what);
+      cursors.add(page.nextCursor);
+    }
     const last = index === pages.length - 1;
     if (!last && page.nextCursor === undefined) {
       invalid(
@@ -125,6 +132,20 @@ export function itemsPage(
     invalid(`${where}.nextCursor`, "is not a string", what);
   }
   return { items, nextCursor: typeof cursor === "string" ? cursor : undefined };
+}
+
+/** The JSON-RPC error code of an unknown method. */
+export const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Whether a list response says the server does not implement the method: a
+ * JSON-RPC error response (it has `jsonrpc`) whose `error.code` is -32601
+ * (SPEC.md 10.1). Read from the raw response, never from the library's parse.
+ */
+export function isMethodNotFound(value: JsonValue | undefined): boolean {
+  if (!isJsonObject(value) || !Object.hasOwn(value, "jsonrpc")) return false;
+  const error = getMember(value, "error");
+  return isJsonObject(error) && getMember(error, "code") === METHOD_NOT_FOUND;
 }
 
 function invalid(where: string, problem: string, what = "a tools/list dump"): never {

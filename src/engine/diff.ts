@@ -64,6 +64,16 @@ export async function diffSides(
         ? sourceFindings(name, o.pinned, n.pinned)
         : [];
     if (changes.length > 0) finding.status = "drift";
+    // Never SAME over two different server digests: a part pinned on one side
+    // only (resources, pinned with --resources) moves the digest and nothing else.
+    if (o !== undefined && n !== undefined && o.digests.digest !== n.digests.digest) {
+      if (finding.status === "ok") finding.status = "drift";
+      if ((os?.resources === undefined) !== (ns?.resources === undefined)) {
+        warn(
+          `server ${visibleText(JSON.stringify(name))}: resources are pinned on one side only (--resources), so its server digests differ`,
+        );
+      }
+    }
     sources.set(name, changes);
     findings.push(finding);
   }

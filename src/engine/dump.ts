@@ -2,6 +2,8 @@ import { ContractpinError } from "../core/errors.js";
 import { redactor } from "../core/redact.js";
 import type { ServerSource } from "../core/server-source.js";
 import { SURFACE_DUMP_MEMBER, SURFACE_DUMP_VERSION } from "../core/surface/dump.js";
+import { parseJson } from "../core/strict-json.js";
+import { isMethodNotFound } from "../core/tools-list.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
@@ -48,6 +50,15 @@ export async function readDump(
         raw.set(method, list);
       },
     });
+    // Section 5's forms hold tools/list results: a server that serves none
+    // has nothing in them (a surface dump holds what it answered instead).
+    if (ctx.surface === undefined && (pages.length === 0 || notFound(pages[0]))) {
+      throw new ContractpinError(
+        "SERVER_UNREADABLE",
+        `the server ${pages.length === 0 ? "does not advertise tools" : "answered tools/list with -32601 Method not found"}: ` +
+          "it has no tools/list pages to dump (--surface dumps what it serves)",
+      );
+    }
     for (const [method, list] of ctx.surface === undefined
       ? [["tools/list", pages] as const]
       : raw) {
@@ -78,5 +89,11 @@ export async function readDump(
   for (const [method, list] of raw) {
     if (method !== "initialize") members.push(`${JSON.stringify(method)}: ${array(list)}`);
   }
+  // Asked for, but not advertised (so not asked of the server): pinned as null (SPEC.md 10.3).
+  if (ctx.surface.resources && !raw.has("resources/list")) members.push(`"resources/list": null`);
   return `{\n${members.join(",\n")}\n}\n`;
+}
+
+function notFound(bytes: Uint8Array | undefined): boolean {
+  return bytes !== undefined && isMethodNotFound(parseJson(bytes));
 }

@@ -35,7 +35,7 @@ export async function readFileServer(source: FileSource, ctx: ReadContext): Prom
   const dump = parseJson(bytes);
   let read: ServerRead;
   if (isSurfaceDump(dump)) {
-    const whole = surfaceFromDump(dump);
+    const whole = surfaceFromDump(dump, ctx.surface?.resources);
     read = { tools: whole.tools };
     if (ctx.surface === undefined) {
       const { instructions, lists } = whole.surface;
@@ -44,7 +44,6 @@ export async function readFileServer(source: FileSource, ctx: ReadContext): Prom
         Object.values(lists).some((list) => list !== null);
     } else {
       read.surface = whole.surface;
-      if (!ctx.surface.resources) delete whole.surface.lists.resources;
     }
   } else {
     read = { tools: toolsFromDump(dump) };

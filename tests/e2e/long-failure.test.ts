@@ -19,7 +19,7 @@ describe("a failure with megabytes of the server's text", () => {
   for (const [mode, start] of [
     [
       "error-huge",
-      "long  UNREACHABLE  the server answered with a JSON-RPC error -32000: boom \u{1F600}",
+      "long  UNREACHABLE  tools/list page 1: the server answered with a JSON-RPC error -32000: boom \u{1F600}",
     ],
     ["cursor-huge", 'long  UNREACHABLE  the server repeated the cursor "\u{1F600}'],
   ] as const) {

@@ -10,6 +10,11 @@ export const SERVERS = {
   memory: fileURLToPath(new URL("server-memory/dist/index.js", modules)),
   everything: fileURLToPath(new URL("server-everything/dist/index.js", modules)),
   filesystem: fileURLToPath(new URL("server-filesystem/dist/index.js", modules)),
+  // Both advertise resources and answer resources/templates/list with -32601
+  // (MCP-FACTS). postgres starts without a database (give it an unreachable
+  // URL); puppeteer starts with PUPPETEER_SKIP_DOWNLOAD=1 and no browser.
+  postgres: fileURLToPath(new URL("server-postgres/dist/index.js", modules)),
+  puppeteer: fileURLToPath(new URL("server-puppeteer/dist/index.js", modules)),
   fakeStdio: fileURLToPath(new URL("../fixtures/servers/fake-stdio-server.mjs", import.meta.url)),
   fakeHttp: fileURLToPath(new URL("../fixtures/servers/fake-http-server.mjs", import.meta.url)),
   recordingHttp: fileURLToPath(
@@ -59,6 +64,57 @@ export function rawStdioDump(
     { timeout: 30_000 },
   );
   if (r.status !== 0 || r.stdout.length === 0) throw new Error(`raw dump failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * A surface dump (SPEC.md 10.3) of a stdio server, from the raw response
+ * lines byte for byte: the test's own minimal client, independent of
+ * contractpin. It sends initialize, then each of `methods` once (one page:
+ * the servers it is used for do not paginate), and keeps every answer,
+ * errors included, as the server wrote it.
+ */
+export function rawSurfaceDump(
+  argv: string[],
+  methods: string[],
+  env: Record<string, string> = {},
+): string {
+  const script = `
+    const { spawn } = require("node:child_process");
+    const [cmd, ...args] = JSON.parse(process.argv[1]);
+    const methods = JSON.parse(process.argv[3]);
+    const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, ...JSON.parse(process.argv[2]) } });
+    const lines = [];
+    let pending = Buffer.alloc(0);
+    const send = (m) => child.stdin.write(JSON.stringify(m) + "\\n");
+    const next = () => {
+      const i = lines.length - 1;
+      if (i < methods.length) return send({ jsonrpc: "2.0", id: i + 2, method: methods[i], params: {} });
+      const members = ['"contractpin-dump": "2"', '"initialize": ' + lines[0]];
+      methods.forEach((m, j) => members.push(JSON.stringify(m) + ": [" + lines[j + 1] + "]"));
+      process.stdout.write("{\\n" + members.join(",\\n") + "\\n}\\n");
+      child.kill();
+    };
+    child.stdout.on("data", (d) => {
+      pending = Buffer.concat([pending, d]);
+      let nl;
+      while ((nl = pending.indexOf(10)) >= 0) {
+        const line = pending.subarray(0, nl); pending = pending.subarray(nl + 1);
+        const { id } = JSON.parse(line.toString());
+        if (id !== lines.length + 1) continue;
+        lines.push(line.toString());
+        if (id === 1) send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        next();
+      }
+    });
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });`;
+  const r = spawnSync(
+    process.execPath,
+    ["-e", script, JSON.stringify(argv), JSON.stringify(env), JSON.stringify(methods)],
+    { timeout: 30_000, encoding: "utf8" },
+  );
+  if (r.status !== 0 || r.stdout.length === 0)
+    throw new Error(`raw surface dump failed: ${r.stderr}`);
   return r.stdout;
 }
 

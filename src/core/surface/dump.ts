@@ -1,6 +1,6 @@
 import { ContractpinError } from "../errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
-import { itemsFromPages } from "../tools-list.js";
+import { isMethodNotFound, itemsFromPages } from "../tools-list.js";
 import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
 import type { ServedSurface } from "./surface.js";
 
@@ -22,10 +22,14 @@ export function isSurfaceDump(value: JsonValue): value is JsonObject {
 /**
  * Reads a surface dump (SPEC.md 10.3): the initialize (or server/discover)
  * result, and the pages of every list the server advertises, each whole.
+ * Resources as the dump says (its `resources/list` member pins them, `null`
+ * when not advertised), unless `resources` decides: true asks for them as a
+ * live `--resources` read does (null when not advertised; a dump without
+ * them of a server that advertises them is refused), false leaves them out.
  *
  * @throws ContractpinError DUMP_INVALID naming what is wrong and where.
  */
-export function surfaceFromDump(dump: JsonValue): SurfaceRead {
+export function surfaceFromDump(dump: JsonValue, resources?: boolean): SurfaceRead {
   if (!isSurfaceDump(dump)) invalid("$", "is not a surface dump");
   if (getMember(dump, SURFACE_DUMP_MEMBER) !== SURFACE_DUMP_VERSION) {
     invalid(`$.${SURFACE_DUMP_MEMBER}`, `must be "${SURFACE_DUMP_VERSION}"`);
@@ -42,51 +46,102 @@ export function surfaceFromDump(dump: JsonValue): SurfaceRead {
   }
   const init = resultOf(getMember(dump, "initialize"), "$.initialize");
   const capabilities = capabilitiesOf(init);
-  const tools = getMember(dump, "tools/list");
-  if (tools === undefined) invalid("$", "has no tools/list pages");
   const surface: ServedSurface = { instructions: getMember(init, "instructions"), lists: {} };
   for (const kind of SURFACE_KINDS) {
     const pages = getMember(dump, kind.method);
     const advertised = advertises(capabilities, kind);
-    if (pages !== undefined) {
+    if (pages === null && kind.optIn && !advertised) {
+      // Asked (--resources) of a server that does not advertise them: pinned as null.
+      surface.lists[kind.id] = null;
+    } else if (pages !== undefined) {
       if (!advertised) {
         invalid(
           `$["${kind.method}"]`,
           `is there, but the server does not advertise ${kind.capability}`,
         );
       }
-      surface.lists[kind.id] = itemsFromPages(
-        pages,
-        kind.member,
-        `$["${kind.method}"]`,
-        kind.method,
-      );
-    } else if (!kind.optIn) {
+      surface.lists[kind.id] = listFromPages(pages, kind.member, kind.method);
+    } else if (!kind.optIn || resources === true) {
       if (advertised) {
-        invalid("$", `has no ${kind.method} pages, but the server advertises ${kind.capability}`);
+        invalid(
+          "$",
+          `has no ${kind.method} pages, but the server advertises ${kind.capability}` +
+            (kind.optIn ? " and they are asked for (--resources): dump it with --resources" : ""),
+        );
       }
       surface.lists[kind.id] = null;
     }
   }
-  return { tools: itemsFromPages(tools, "tools", '$["tools/list"]', "tools/list"), surface };
+  // Not asked for: left out, as a live read without --resources leaves them.
+  if (resources === false) delete surface.lists.resources;
+  // tools/list is asked only of a server that advertises tools (SPEC.md 10.3).
+  const tools = getMember(dump, "tools/list");
+  if (tools === undefined && advertises(capabilities, { capability: "tools" }))
+    invalid("$", "has no tools/list pages, but the server advertises tools");
+  return {
+    tools: tools === undefined ? [] : (listFromPages(tools, "tools", "tools/list") ?? []),
+    surface,
+  };
 }
 
-/** A server's capabilities object from its initialize or server/discover result ({} when absent or null). */
-export function capabilitiesOf(result: JsonObject): JsonObject {
+/**
+ * A list's pages in a surface dump: their items, or null when the only page
+ * is the server's -32601 Method not found answer (SPEC.md 10.1).
+ */
+function listFromPages(pages: JsonValue, member: string, method: string): JsonValue[] | null {
+  if (Array.isArray(pages) && pages.length === 1 && isMethodNotFound(pages[0])) return null;
+  return itemsFromPages(pages, member, `$["${method}"]`, method);
+}
+
+/**
+ * A server's capabilities object from its initialize or server/discover
+ * result ({} when absent or null).
+ *
+ * @throws ContractpinError `code` (DUMP_INVALID by default) when it is any other non-object.
+ */
+export function capabilitiesOf(
+  result: JsonObject,
+  code: "DUMP_INVALID" | "SERVER_UNREADABLE" = "DUMP_INVALID",
+): JsonObject {
   const capabilities = getMember(result, "capabilities");
   if (capabilities === undefined || capabilities === null) return {};
-  if (!isJsonObject(capabilities)) invalid("initialize.capabilities", "is not an object");
+  if (!isJsonObject(capabilities)) {
+    if (code === "DUMP_INVALID") invalid("initialize.capabilities", "is not an object");
+    throw new ContractpinError(
+      code,
+      "the server's initialize result has capabilities that are not an object",
+    );
+  }
   return capabilities;
 }
 
-/** Whether the capabilities advertise a kind's list: its capability present and not null. */
-export function advertises(capabilities: JsonObject, kind: SurfaceKind): boolean {
+/**
+ * Whether the capabilities advertise a list: its capability (`tools`,
+ * `prompts`, `resources`) present and not null. Any other value, `false`,
+ * `0` and `""` included, advertises it (SPEC.md 10.1).
+ */
+export function advertises(
+  capabilities: JsonObject,
+  kind: Pick<SurfaceKind, "capability"> | { capability: "tools" },
+): boolean {
   const value = getMember(capabilities, kind.capability);
   return value !== undefined && value !== null;
 }
 
 function resultOf(value: JsonValue | undefined, where: string): JsonObject {
   let result = value;
+  // A response is told from a bare result by `jsonrpc`; one without it that
+  // carries `result` or `error` is neither (SPEC.md 10.3).
+  if (
+    isJsonObject(value) &&
+    !Object.hasOwn(value, "jsonrpc") &&
+    (Object.hasOwn(value, "result") || Object.hasOwn(value, "error"))
+  ) {
+    invalid(
+      where,
+      'has a "result" or "error" member but no "jsonrpc": it is neither a result nor a response',
+    );
+  }
   if (isJsonObject(value) && Object.hasOwn(value, "jsonrpc")) {
     if (getMember(value, "error") !== undefined) invalid(where, "is a JSON-RPC error response");
     result = getMember(value, "result");

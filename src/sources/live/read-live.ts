@@ -11,10 +11,11 @@ import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { silentRunnerHint } from "./runner-hint.js";
+import { acceptAnyHandshake } from "./handshake-view.js";
 import { httpFactory } from "./http-client.js";
 import { RawLog } from "./raw-log.js";
 import { connect, listTools } from "./session.js";
-import { readSurface, servesMore } from "./read-surface.js";
+import { advertisesTools, readSurface, servesMore } from "./read-surface.js";
 import { RUNNER_ENV } from "./runner-env.js";
 import { INHERITED_ENV, stdioSpawnSpec } from "./spawn-spec.js";
 import { StdioTransport } from "./stdio-transport.js";
@@ -82,7 +83,7 @@ export async function readLiveServer(
       throw new Error("the read of this server has ended");
     }
     transports.push(t);
-    return t;
+    return acceptAnyHandshake(t);
   };
   try {
     const read = await Promise.race([
@@ -208,17 +209,21 @@ async function readWith(
       throw err;
     }
   }
-  const tools = await listTools(
-    session.client,
-    log,
-    signal,
-    ctx.timeoutMs,
-    deadline.pastDeadline,
-    (bytes) => {
-      ctx.onToolsListPage?.(bytes);
-      ctx.onRawResponse?.("tools/list", bytes);
-    },
-  );
+  // Over HTTP the tap may finish its copy of the answer after the library.
+  await log.awaitResponse("initialize", 1000);
+  const tools = advertisesTools(log)
+    ? await listTools(
+        session.client,
+        log,
+        signal,
+        ctx.timeoutMs,
+        deadline.pastDeadline,
+        (bytes) => {
+          ctx.onToolsListPage?.(bytes);
+          ctx.onRawResponse?.("tools/list", bytes);
+        },
+      )
+    : [];
   if (ctx.surface === undefined) return { tools, servesMore: servesMore(log) };
   const surface = await readSurface(session.client, log, ctx, signal, deadline.pastDeadline);
   return { tools, surface };

@@ -31,7 +31,7 @@ export async function readSurface(
     );
   }
   ctx.onRawResponse?.("initialize", log.lastBytes("initialize"));
-  const capabilities = capabilitiesOf(result as JsonObject);
+  const capabilities = capabilitiesOf(result as JsonObject, "SERVER_UNREADABLE");
   const surface: ServedSurface = { instructions: getMember(result, "instructions"), lists: {} };
   for (const kind of SURFACE_KINDS) {
     if (kind.optIn && ctx.surface?.resources !== true) continue;
@@ -48,9 +48,23 @@ export async function readSurface(
       ctx.timeoutMs,
       pastDeadline,
       (bytes) => ctx.onRawResponse?.(kind.method, bytes),
+      kind.optIn
+        ? `without --resources the server is pinned without its ${kind.noun}s`
+        : "--tools-only pins the server on its tools alone",
     );
   }
   return surface;
+}
+
+/**
+ * Whether the initialize (or server/discover) result advertises tools
+ * (SPEC.md 10.1): tools/list is asked only then, as clients ask it. A result
+ * that was not captured asks it too: reading more never pins less.
+ */
+export function advertisesTools(log: RawLog): boolean {
+  const result = log.lastResponse("initialize")?.["result"];
+  if (!isJsonObject(result)) return true;
+  return advertises(capabilitiesOf(result, "SERVER_UNREADABLE"), { capability: "tools" });
 }
 
 /**

@@ -1,8 +1,9 @@
-import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json-value.js";
-import { itemsPage } from "../../core/tools-list.js";
+import { isMethodNotFound, itemsPage } from "../../core/tools-list.js";
 import type { ReadContext } from "../read-tools.js";
+import { describeError } from "./describe-error.js";
 import type { RawLog } from "./raw-log.js";
 
 /** What contractpin calls itself, and the version it reports, on every connection. */
@@ -89,10 +90,11 @@ export async function connect(
 
 /**
  * Pages through tools/list to the end and returns every tool exactly as the
- * strict parser read it off the wire (see {@link listPages}). `onPage`
- * receives the raw bytes of each page as it is accepted.
+ * strict parser read it off the wire (see {@link listPages}); no tools when
+ * the server answers that it has no such method. `onPage` receives the raw
+ * bytes of each page as it is accepted.
  */
-export function listTools(
+export async function listTools(
   client: Client,
   log: RawLog,
   signal: AbortSignal,
@@ -100,17 +102,31 @@ export function listTools(
   pastDeadline: () => boolean = () => false,
   onPage?: ReadContext["onToolsListPage"],
 ): Promise<JsonValue[]> {
-  return listPages(client, log, "tools/list", "tools", signal, timeoutMs, pastDeadline, onPage);
+  const tools = await listPages(
+    client,
+    log,
+    "tools/list",
+    "tools",
+    signal,
+    timeoutMs,
+    pastDeadline,
+    onPage,
+  );
+  return tools ?? [];
 }
 
 /**
  * Pages through a list method (tools/list, prompts/list, ...) to the end and
  * returns every item of `member` exactly as the strict parser read it off
- * the wire. Stops with an error on a repeated cursor, past MAX_PAGES, or at
- * the server's deadline: when `signal` fires, or when `pastDeadline` says a
- * page was finished too late (a long synchronous parse holds the timer that
- * fires `signal`). `onPage` receives the raw bytes of each page as it is
- * accepted (RawLog.lastBytes).
+ * the wire; null when the first page is answered with -32601 Method not
+ * found (the server advertises the list but does not serve it: SPEC.md
+ * 10.1). Stops with an error, naming the method and the page, on any other
+ * error response, a repeated cursor, past MAX_PAGES, or at the server's
+ * deadline: when `signal` fires, or when `pastDeadline` says a page was
+ * finished too late (a long synchronous parse holds the timer that fires
+ * `signal`). `onPage` receives the raw bytes of each page as it is accepted
+ * (RawLog.lastBytes), the -32601 answer included. `without` ends the line of
+ * an error response: how to pin the server without this list.
  */
 export async function listPages(
   client: Client,
@@ -121,7 +137,8 @@ export async function listPages(
   timeoutMs: number,
   pastDeadline: () => boolean = () => false,
   onPage?: (bytes: Uint8Array | undefined) => void,
-): Promise<JsonValue[]> {
+  without?: string,
+): Promise<JsonValue[] | null> {
   const items: JsonValue[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -140,6 +157,22 @@ export async function listPages(
       // response still decides. Any other failure stands.
       const invalid = err instanceof SdkError && err.code === "INVALID_RESULT";
       if (log.error !== undefined) throw log.error;
+      if (err instanceof ProtocolError) {
+        // The code is the raw response's, as the strict parser read it.
+        const raw = await log.awaitResponse(method, 1000);
+        if (log.error !== undefined) throw log.error;
+        if (page === 1 && isMethodNotFound(raw)) {
+          if (pastDeadline()) throw new Error(`${method} page ${page} arrived after the deadline`);
+          onPage?.(log.lastBytes(method));
+          return null;
+        }
+        throw new ContractpinError(
+          "SERVER_UNREADABLE",
+          `${method} page ${page}: ${describeError(err, timeoutMs / 1000)}` +
+            (without === undefined ? "" : `; ${without}`),
+          { cause: err },
+        );
+      }
       if (!invalid || log.lastResponse(method) === undefined) throw err;
     }
     const raw = await log.awaitResponse(method, 1000);
