@@ -59,3 +59,34 @@ describe("contractpin guard keeps expanded variables secret", () => {
     assert.match(client.stderr, /could not start "\$\{GUARD_SECRET_CMD\}"/);
   });
 });
+
+describe("contractpin guard starts light", () => {
+  it("guards a stdio server without loading the MCP client library (HTTP and OAuth load it)", async () => {
+    const { dir, lock } = fakeSetup();
+    // Says on stderr whenever the library is loaded, in any process that preloads it.
+    const preload = join(dir, "watch-require.cjs");
+    writeFileSync(
+      preload,
+      `const M = require("node:module");
+const load = M._load;
+M._load = function (request, ...rest) {
+  if (String(request).startsWith("@modelcontextprotocol/")) process.stderr.write("LOADED " + request + "\\n");
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const client = new RawClient(["fake", "--lock", lock], {
+      NODE_OPTIONS: `--require ${JSON.stringify(preload)}`,
+    });
+    const init = await client.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
+    assert.ok(init.result !== undefined, client.stderr);
+    const list = await client.request(1, "tools/list", {});
+    assert.ok(list.result.tools.length > 0, client.stderr);
+    assert.equal((await client.close()).code, 0);
+    assert.doesNotMatch(client.stderr, /LOADED/);
+  });
+});
