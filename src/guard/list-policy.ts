@@ -10,6 +10,8 @@ import type { WithheldTool } from "./policy.js";
 import { spliceItems } from "./rewrite.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./rpc-errors.js";
 import type { GuardKind } from "./guard-kinds.js";
+import { blockedNotice, noticeMessage, withheldNotice } from "./notice.js";
+import type { Answer } from "./outbox.js";
 
 /** More pages than any real server serves: a longer list is a loop. */
 const MAX_PAGES = 1000;
@@ -116,7 +118,12 @@ export class ListPolicy {
    * Checks one page the client asked for: the text to pass on is the page
    * with only the admitted items' bytes, or an error in its place.
    */
-  async checkPage(message: JsonObject, raw: string, rawId: string, first: boolean) {
+  async checkPage(
+    message: JsonObject,
+    raw: string,
+    rawId: string,
+    first: boolean,
+  ): Promise<Answer> {
     const { lock, allowNew, onDrift, server, warn } = this.session.options;
     const { method, member, noun } = this.kind;
     try {
@@ -140,14 +147,20 @@ export class ListPolicy {
       if (verdict.withheld.length === 0) return raw;
       if (onDrift === "block") {
         const names = verdict.withheld.map((w) => `${w.name} (${w.reason})`).join(", ");
-        return this.error(
-          rawId,
-          INTERNAL_ERROR,
-          `contractpin guard: the server's ${noun}s do not match the lock: ${names}`,
-          { withheld: verdict.withheld.map((w) => ({ ...w })) as unknown as JsonValue },
+        return this.withNotice(
+          blockedNotice(server, noun, verdict.withheld),
+          this.error(
+            rawId,
+            INTERNAL_ERROR,
+            `contractpin guard: the server's ${noun}s do not match the lock: ${names}`,
+            { withheld: verdict.withheld.map((w) => ({ ...w })) as unknown as JsonValue },
+          ),
         );
       }
-      return spliceItems(raw, member, page.items, verdict.admitted, method);
+      return this.withNotice(
+        withheldNotice(server, noun, verdict.withheld),
+        spliceItems(raw, member, page.items, verdict.admitted, method),
+      );
     } catch (err) {
       this.invalidate();
       const why = reason(err);
@@ -236,6 +249,11 @@ export class ListPolicy {
     const verdict = this.kind.check(server, items, this.session.options.allowNew);
     this.learn(verdict.live.keys(), verdict.withheld, true);
     this.report(verdict.withheld);
+  }
+
+  /** The answer, after a notice to the client when it hears them. */
+  private withNotice(notice: string, text: string): Answer {
+    return this.session.hearsNotices() ? [noticeMessage(notice), text] : text;
   }
 
   private error(rawId: string, code: number, message: string, data?: JsonValue): string {

@@ -62,8 +62,15 @@ for (const face of FACES) {
         variant,
         "instructions\nprompt\nnew-prompt\ntemplate\nresource\nnew-resource\n",
       );
-      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log]);
-      assert.equal(client.getInstructions(), undefined);
+      const notices: Loose[] = [];
+      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log], (c) =>
+        c.setNotificationHandler("notifications/message", (n) => void notices.push(n.params)),
+      );
+      // contractpin's note in their place, and a notice: never the server's text.
+      const note =
+        "contractpin guard removed the instructions of MCP server s: they changed since " +
+        "they were pinned; run 'contractpin verify s' to see why";
+      assert.equal(client.getInstructions(), note);
 
       assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), ["greet"]);
       const greeted = await rawRequest(client, "prompts/get", { name: "greet" });
@@ -118,6 +125,26 @@ for (const face of FACES) {
       await eventually(() => expected.every((re) => re.test(stderr())));
       for (const re of expected) assert.match(stderr(), re);
       assert.doesNotMatch(stderr(), /greet|authors|about|lookup|IMPORTANT/);
+      // Each list that withheld something came with one notice, before its answer.
+      const explain = "run 'contractpin verify s' to see why";
+      assert.deepEqual(notices, [
+        { level: "warning", logger: "contractpin", data: note },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 2 prompts of MCP server s (1 changed since pinned, 1 not in the lock): ${explain}`,
+        },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 1 resource template of MCP server s (1 changed since pinned): ${explain}`,
+        },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 2 resources of MCP server s (1 changed since pinned, 1 not in the lock): ${explain}`,
+        },
+      ]);
       const events = logEvents(log);
       assert.ok(
         events.some(
@@ -179,7 +206,11 @@ for (const face of FACES) {
     it("a lock that pins only tools: instructions removed, prompts and templates withheld, resources relayed, one line says contractpin update pins them", async () => {
       const { lock } = pinned(["--tools-only"]);
       const { client, stderr } = await connect(face, ["s", "--lock", lock]);
-      assert.equal(client.getInstructions(), undefined);
+      assert.equal(
+        client.getInstructions(),
+        "contractpin guard removed the instructions of MCP server s: the lock pins only its " +
+          "tools ('contractpin update' pins them); run 'contractpin verify s' to see why",
+      );
       assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), []);
       assert.equal(
         (await refusal(rawRequest(client, "prompts/get", { name: "greet" }))).data?.reason,
