@@ -5,6 +5,7 @@ import { instructionsDigest } from "../core/surface/surface.js";
 import type { LockState } from "./lock-state.js";
 import type { MethodPolicy, PolicySession } from "./method-policy.js";
 import { reason } from "./own-requests.js";
+import { findingsText, gradeSurface } from "./graded.js";
 import { instructionsNote, noticeMessage } from "./notice.js";
 import type { Answer } from "./outbox.js";
 import { advertiseListChanged, replaceResultMember } from "./rewrite.js";
@@ -58,6 +59,30 @@ async function checkHandshake(
   if (pinned.surface === undefined) noted.add(lock);
   const pin = pinned.surface?.instructions ?? null;
   const live = instructionsDigest(instructions) ?? undefined;
+  const { onDrift } = session.options;
+  if (typeof onDrift === "object" && pin !== null && live !== undefined) {
+    // Graded: reworded instructions below the threshold pass; a directive gained never does.
+    const grading = { lockPath: lock.path, server, threshold: onDrift.graded };
+    const findings = await gradeSurface(grading, "instructions", [
+      { name: "instructions", pinned: pin, live, item: instructions! },
+    ]).then(
+      (passed) => passed.get("instructions"),
+      // Not known to be below anything: removed, as without grading.
+      () => undefined,
+    );
+    if (findings !== undefined) {
+      onEvent({
+        event: "passed",
+        server,
+        part: "instructions",
+        reason: "drifted",
+        pinned: pin,
+        live,
+        findings: findingsText(findings),
+      });
+      return text;
+    }
+  }
   onEvent({
     event: "withheld",
     server,

@@ -16,12 +16,27 @@ describe("contractpin guard arguments", () => {
     );
   });
 
-  it("takes withhold or block for --on-drift", () => {
+  it("takes withhold, block or graded for --on-drift", () => {
     const r = runCli(["guard", "x", "--on-drift=warn"]);
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
-      "contractpin: --on-drift takes withhold or block, not 'warn' (see 'contractpin guard --help')\n",
+      "contractpin: --on-drift takes withhold, block or graded, not 'warn' (see 'contractpin guard --help')\n",
+    );
+  });
+
+  it("takes --withhold-at only with --on-drift=graded, and a severity", () => {
+    const alone = runCli(["guard", "x", "--withhold-at", "low"]);
+    assert.equal(alone.code, 2);
+    assert.equal(
+      alone.stderr,
+      "contractpin: --withhold-at needs --on-drift=graded (see 'contractpin guard --help')\n",
+    );
+    const bad = runCli(["guard", "x", "--on-drift=graded", "--withhold-at", "severe"]);
+    assert.equal(bad.code, 2);
+    assert.equal(
+      bad.stderr,
+      "contractpin: --withhold-at takes critical, high, medium or low, not \"severe\" (see 'contractpin guard --help')\n",
     );
   });
 
