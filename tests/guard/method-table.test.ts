@@ -9,7 +9,7 @@ import { Relay, type GuardEvent } from "../../src/guard/relay.js";
 import { assert, fakeSetup } from "./guard-harness.js";
 
 /** A relay whose server and client are arrays: what it sent each way. */
-function relayed(allowNew = false) {
+function relayed(allowNew = false, onDrift: "withhold" | "block" = "withhold") {
   const { lock } = fakeSetup();
   const toServer: string[] = [];
   const toClient: string[] = [];
@@ -21,7 +21,7 @@ function relayed(allowNew = false) {
       server: "fake",
       lock: new LockState(lock, "fake"),
       allowNew,
-      onDrift: "withhold",
+      onDrift,
       timeoutMs: 5000,
       toClient: (text) =>
         toClient.push(typeof text === "string" ? text : Buffer.from(text).toString()),
@@ -169,5 +169,29 @@ describe("the guard's notices", () => {
       '{"jsonrpc":"2.0","id":0,"result":{}}',
       `{"jsonrpc":"2.0","id":1,"result":{"instructions":"${TOOLS_ONLY_NOTE}"}}`,
     ]);
+  });
+});
+
+describe("--on-drift=block and the guard's notice", () => {
+  it("says which server's list was refused, in counts, before the error answer", async () => {
+    const { relay, toClient } = relayed(false, "block");
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"prompts/list"}'));
+    await relay.drained();
+    relay.fromServer('{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p"},{"name":"q"}]}}');
+    for (let i = 0; i < 50 && toClient.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await relay.drained();
+    assert.equal(toClient.length, 2, toClient.join("\n"));
+    assert.deepEqual(JSON.parse(toClient[0]!), {
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: {
+        level: "warning",
+        logger: "contractpin",
+        data:
+          "contractpin guard refused the prompt list of MCP server fake: 2 prompts do not match " +
+          "the lock (2 not in the lock): run 'contractpin verify fake' to see why",
+      },
+    });
+    assert.match(toClient[1]!, /^\{"jsonrpc":"2.0","id":1,"error":/);
   });
 });
