@@ -9,11 +9,17 @@
  *     tools/list answer, direct vs through the guard (the process start of
  *     each is included: it is what a client waits for);
  *  3. the guard's resident memory (VmRSS and peak VmHWM from /proc) with a
- *     1,000-tool lock, after listing and calling (target: under 80 MB).
+ *     1,000-tool lock, after listing and calling (target: under 80 MB);
+ *  4. the time from a start to the initialize answer of a 10-tool server,
+ *     direct vs through the guard in the exact form `contractpin wrap` writes
+ *     into a project's .mcp.json when contractpin is installed there as a
+ *     development dependency (node_modules/contractpin, as npm links it),
+ *     started as Claude Code starts it, in the project (target: at most
+ *     100 ms added, median), interleaved over --starts runs (default 15).
  * Usage: node bench/guard.bench.mjs [--calls N]   (after npm run build)
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -24,6 +30,8 @@ const cli = join(root, "dist/bin/contractpin.cjs");
 const server = join(root, "bench/guard-server.mjs");
 const callsArg = process.argv.indexOf("--calls");
 const calls = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 1000;
+const startsArg = process.argv.indexOf("--starts");
+const starts = startsArg > 0 ? Number(process.argv[startsArg + 1]) : 15;
 const node = process.execPath;
 const dir = mkdtempSync(join(tmpdir(), "contractpin-guard-bench-"));
 const lock = join(dir, "contractpin.lock");
@@ -39,9 +47,9 @@ function pin(name, tools) {
   if (r.status !== 0) throw new Error(`contractpin add failed: ${r.stderr}`);
 }
 
-/** A line-level JSON-RPC client of one process. */
-function start(argv) {
-  const child = spawn(node, argv, { stdio: ["pipe", "pipe", "inherit"] });
+/** A line-level JSON-RPC client of one process (node ARGV, or COMMAND ARGV...). */
+function start(argv, { command = node, cwd } = {}) {
+  const child = spawn(command, argv, { stdio: ["pipe", "pipe", "inherit"], cwd });
   const waiting = new Map();
   createInterface({ input: child.stdout }).on("line", (line) => {
     const message = JSON.parse(line);
@@ -95,6 +103,40 @@ async function roundTrips(c, n) {
   return times;
 }
 
+/**
+ * A project with contractpin installed as a development dependency and a
+ * .mcp.json naming the 10-tool server, pinned and wrapped: the entry as
+ * `wrap` wrote it.
+ */
+function wrappedProject() {
+  const project = join(dir, "project");
+  mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(root, join(project, "node_modules", "contractpin"));
+  symlinkSync(
+    "../contractpin/dist/bin/contractpin.cjs",
+    join(project, "node_modules", ".bin", "contractpin"),
+  );
+  const config = { mcpServers: { small: { command: node, args: [server, "10"] } } };
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify(config, null, 2));
+  for (const command of ["init", "wrap"]) {
+    const r = spawnSync(node, [cli, command], { cwd: project, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`contractpin ${command} failed: ${r.stdout}${r.stderr}`);
+  }
+  const entry = JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8")).mcpServers.small;
+  return { project, entry };
+}
+
+/** Milliseconds from the start of a process to its answer to initialize. */
+async function initializeTime(argv, options) {
+  const t0 = process.hrtime.bigint();
+  const c = start(argv, options);
+  const answer = await c.request("initialize", INIT);
+  const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (answer.result === undefined) throw new Error(JSON.stringify(answer));
+  await c.close();
+  return elapsed;
+}
+
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const stats = (times) => {
@@ -102,6 +144,7 @@ const stats = (times) => {
   return { median: pct(s, 50), p99: pct(s, 99) };
 };
 const ms = (x) => `${x.toFixed(3)} ms`;
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
   pin("small", 10);
@@ -147,9 +190,22 @@ try {
     }
     await b.c.close();
   }
-  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
-    `first message to first tools/list answer, 1,000 tools (median of 5, process start included): direct ${ms(med(firsts.direct))}, guard ${ms(med(firsts.guard))}`,
+    `first message to first tools/list answer, 1,000 tools (median of 5, process start included): direct ${ms(med(firsts.direct))}, guard ${ms(med(firsts.guard))}, ${(med(firsts.guard) / med(firsts.direct)).toFixed(2)}x (target 2x)`,
+  );
+
+  const { project, entry } = wrappedProject();
+  const inits = { direct: [], wrapped: [] };
+  for (let i = 0; i < starts; i++) {
+    inits.direct.push(await initializeTime([server, "10"]));
+    inits.wrapped.push(await initializeTime(entry.args, { command: entry.command, cwd: project }));
+  }
+  const id = med(inits.direct);
+  const iw = med(inits.wrapped);
+  console.log(
+    `start to initialize answer, 10 tools (median of ${starts}, process start included): direct ${ms(id)}, ` +
+      `guard as wrap writes it (${[entry.command, ...entry.args.slice(0, 2)].join(" ")} ...) ${ms(iw)}, ` +
+      `added ${ms(iw - id)} (target 100 ms)`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,25 +1,34 @@
 import type { Digest } from "../core/digest.js";
+import type { Severity } from "../core/findings/rules.js";
 import type { KindId } from "../core/kinds.js";
 import type { LockState } from "./lock-state.js";
 import type { ToClient } from "./outbox.js";
 import type { WithheldTool } from "./policy.js";
 
-/** What the guard does when a list holds a tool it withholds. */
-export type OnDrift = "withhold" | "block";
+/**
+ * What the guard does when a list holds a tool it withholds: withhold it,
+ * refuse the list (block), or pass a drift whose findings are all below a
+ * severity on (graded, graded.ts).
+ */
+export type OnDrift = "withhold" | "block" | { graded: Severity };
 
 /** Where a message to the server goes: the raw bytes of one message, without a newline. */
 export interface Upstream {
   sendRaw(bytes: Uint8Array): Promise<void>;
 }
 
-/** A tool kept from the client, or a call the guard answered itself. */
+/**
+ * A tool kept from the client, a call the guard answered itself, or (graded)
+ * a drifted tool passed on: `findings` are its change's, all below the threshold.
+ */
 export interface ToolEvent {
-  event: "withheld" | "refused";
+  event: "withheld" | "refused" | "passed";
   server: string;
   tool: string;
   reason: WithheldTool["reason"] | "unlisted";
   pinned?: Digest;
   live?: Digest;
+  findings?: string[];
 }
 
 /**
@@ -28,7 +37,7 @@ export interface ToolEvent {
  * prompts/get or resources/read the guard answered itself.
  */
 export interface SurfaceEvent {
-  event: "withheld" | "refused";
+  event: "withheld" | "refused" | "passed";
   server: string;
   part: "instructions" | KindId;
   /** The item's key (a prompt's name, a template's uriTemplate, a resource's uri); absent for the instructions. */
@@ -38,6 +47,8 @@ export interface SurfaceEvent {
   live?: Digest;
   /** For a server whose lock entry pins only its tools. */
   toolsOnly?: true;
+  /** For a drift passed on (graded): its findings, all below the threshold. */
+  findings?: string[];
 }
 
 /** The event members that name one listed item: a tool's, or a surface item's. */

@@ -5,7 +5,10 @@ import { instructionsDigest } from "../core/surface/surface.js";
 import type { LockState } from "./lock-state.js";
 import type { MethodPolicy, PolicySession } from "./method-policy.js";
 import { reason } from "./own-requests.js";
-import { advertiseListChanged, removeResultMember } from "./rewrite.js";
+import { findingsText, gradeSurface } from "./graded.js";
+import { instructionsNote, noticeMessage } from "./notice.js";
+import type { Answer } from "./outbox.js";
+import { advertiseListChanged, replaceResultMember } from "./rewrite.js";
 
 /** The locks whose tools-only note was said: once per guard, not per session. */
 const noted = new WeakSet<LockState>();
@@ -16,7 +19,9 @@ const noted = new WeakSet<LockState>();
  * client hears the guard's notifications, and it removes `instructions`
  * that are not what the lock pins (SPEC.md 10.7), so that the model never
  * reads unpinned instructions: one event (stderr, --log) says so. A lock
- * that cannot be read removes them too.
+ * that cannot be read removes them too. Their place holds contractpin's
+ * note of why (never the server's text), and a notice before the answer
+ * tells the client (notice.ts).
  */
 export function handshakePolicy(session: PolicySession): MethodPolicy {
   return { answer: (answer, raw) => checkHandshake(session, answer, raw) };
@@ -26,8 +31,15 @@ async function checkHandshake(
   session: PolicySession,
   message: JsonObject,
   raw: string,
-): Promise<string> {
+): Promise<Answer> {
   const { lock, server, warn, onEvent } = session.options;
+  const replaced = (why: Parameters<typeof instructionsNote>[1]): Answer => {
+    // A server that serves none has nothing to replace (and nothing the model reads).
+    if (instructions === undefined) return text;
+    const note = instructionsNote(server, why);
+    const answer = replaceResultMember(text, "instructions", note);
+    return session.hearsNotices() ? [noticeMessage(note), answer] : answer;
+  };
   const result = getMember(message, "result");
   const instructions = isJsonObject(result) ? getMember(result, "instructions") : undefined;
   const text = advertiseListChanged(message, raw);
@@ -37,7 +49,7 @@ async function checkHandshake(
   } catch (err) {
     if (instructions === undefined) return text;
     warn(`server ${server}: removed its instructions: cannot check them: ${reason(err)}`);
-    return removeResultMember(text, "instructions");
+    return replaced("unreadable");
   }
   if (isPinnedInstructions(pinned, instructions)) {
     if (isJsonObject(result) && pinned.surface === undefined) noteToolsOnly(session, result);
@@ -47,6 +59,30 @@ async function checkHandshake(
   if (pinned.surface === undefined) noted.add(lock);
   const pin = pinned.surface?.instructions ?? null;
   const live = instructionsDigest(instructions) ?? undefined;
+  const { onDrift } = session.options;
+  if (typeof onDrift === "object" && pin !== null && live !== undefined) {
+    // Graded: reworded instructions below the threshold pass; a directive gained never does.
+    const grading = { lockPath: lock.path, server, threshold: onDrift.graded };
+    const findings = await gradeSurface(grading, "instructions", [
+      { name: "instructions", pinned: pin, live, item: instructions! },
+    ]).then(
+      (passed) => passed.get("instructions"),
+      // Not known to be below anything: removed, as without grading.
+      () => undefined,
+    );
+    if (findings !== undefined) {
+      onEvent({
+        event: "passed",
+        server,
+        part: "instructions",
+        reason: "drifted",
+        pinned: pin,
+        live,
+        findings: findingsText(findings),
+      });
+      return text;
+    }
+  }
   onEvent({
     event: "withheld",
     server,
@@ -57,7 +93,9 @@ async function checkHandshake(
     ...(live === undefined ? {} : { live }),
     ...(pinned.surface === undefined ? { toolsOnly: true as const } : {}),
   });
-  return removeResultMember(text, "instructions");
+  return replaced(
+    pinned.surface === undefined ? "tools-only" : pin === null ? "unpinned" : "drifted",
+  );
 }
 
 /**

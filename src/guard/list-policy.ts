@@ -10,6 +10,11 @@ import type { WithheldTool } from "./policy.js";
 import { spliceItems } from "./rewrite.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./rpc-errors.js";
 import type { GuardKind } from "./guard-kinds.js";
+import { findingsText, gradeSurface, gradeTools, type Passed } from "./graded.js";
+import { blockedNotice, noticeMessage, withheldNotice } from "./notice.js";
+import type { CheckResult } from "./policy.js";
+import { kindById } from "../core/kinds.js";
+import type { Answer } from "./outbox.js";
 
 /** More pages than any real server serves: a longer list is a loop. */
 const MAX_PAGES = 1000;
@@ -116,7 +121,12 @@ export class ListPolicy {
    * Checks one page the client asked for: the text to pass on is the page
    * with only the admitted items' bytes, or an error in its place.
    */
-  async checkPage(message: JsonObject, raw: string, rawId: string, first: boolean) {
+  async checkPage(
+    message: JsonObject,
+    raw: string,
+    rawId: string,
+    first: boolean,
+  ): Promise<Answer> {
     const { lock, allowNew, onDrift, server, warn } = this.session.options;
     const { method, member, noun } = this.kind;
     try {
@@ -125,7 +135,11 @@ export class ListPolicy {
       const pinned = await lock.current();
       const page = itemsPage(message, member, `the ${method} result`, `a ${method} result`);
       if (!this.kind.checked(pinned)) return raw;
-      const verdict = this.kind.check(pinned, page.items, allowNew);
+      const verdict = await this.graded(
+        pinned,
+        page.items,
+        this.kind.check(pinned, page.items, allowNew),
+      );
       if (first) this.clientListKeys = new Set();
       for (const key of verdict.live.keys()) {
         if (this.clientListKeys.has(key))
@@ -140,14 +154,20 @@ export class ListPolicy {
       if (verdict.withheld.length === 0) return raw;
       if (onDrift === "block") {
         const names = verdict.withheld.map((w) => `${w.name} (${w.reason})`).join(", ");
-        return this.error(
-          rawId,
-          INTERNAL_ERROR,
-          `contractpin guard: the server's ${noun}s do not match the lock: ${names}`,
-          { withheld: verdict.withheld.map((w) => ({ ...w })) as unknown as JsonValue },
+        return this.withNotice(
+          blockedNotice(server, noun, verdict.withheld),
+          this.error(
+            rawId,
+            INTERNAL_ERROR,
+            `contractpin guard: the server's ${noun}s do not match the lock: ${names}`,
+            { withheld: verdict.withheld.map((w) => ({ ...w })) as unknown as JsonValue },
+          ),
         );
       }
-      return spliceItems(raw, member, page.items, verdict.admitted, method);
+      return this.withNotice(
+        withheldNotice(server, noun, verdict.withheld),
+        spliceItems(raw, member, page.items, verdict.admitted, method),
+      );
     } catch (err) {
       this.invalidate();
       const why = reason(err);
@@ -233,9 +253,69 @@ export class ListPolicy {
       seen.add(result.nextCursor);
       cursor = result.nextCursor;
     }
-    const verdict = this.kind.check(server, items, this.session.options.allowNew);
+    const verdict = await this.graded(
+      server,
+      items,
+      this.kind.check(server, items, this.session.options.allowNew),
+    );
     this.learn(verdict.live.keys(), verdict.withheld, true);
     this.report(verdict.withheld);
+  }
+
+  /**
+   * Under --on-drift=graded: the verdict with each drifted item whose change
+   * is below the threshold admitted (graded.ts), one event each; else as it is.
+   */
+  private async graded(
+    pinned: PinnedServer,
+    items: readonly JsonValue[],
+    verdict: CheckResult,
+  ): Promise<CheckResult> {
+    const { onDrift, server, lock, onEvent } = this.session.options;
+    if (typeof onDrift !== "object") return verdict;
+    const drifted = verdict.withheld.filter((w) => w.reason === "drifted");
+    if (drifted.length === 0) return verdict;
+    const names = this.kind.names("");
+    const part = "tool" in names ? undefined : names.part;
+    const keyMember = part === undefined ? "name" : kindById(part).key;
+    const byKey = new Map<string, JsonValue>();
+    for (const item of items) {
+      const key = isJsonObject(item) ? getMember(item, keyMember) : undefined;
+      if (typeof key === "string") byKey.set(key, item);
+    }
+    const grading = { lockPath: lock.path, server, threshold: onDrift.graded };
+    const asked = drifted.map((w) => ({
+      name: w.name,
+      pinned: w.pinned!,
+      live: w.live,
+      item: byKey.get(w.name)!,
+    }));
+    const passed: Passed =
+      part === undefined
+        ? await gradeTools(grading, pinned, asked)
+        : await gradeSurface(grading, part, asked);
+    if (passed.size === 0) return verdict;
+    const admitted = [...verdict.admitted];
+    const withheld = verdict.withheld.filter((w) => !passed.has(w.name));
+    for (const w of verdict.withheld) {
+      const findings = passed.get(w.name);
+      if (findings === undefined) continue;
+      admitted.push(byKey.get(w.name)!);
+      const { name: _name, ...digests } = w;
+      onEvent({
+        event: "passed",
+        server,
+        ...this.kind.names(w.name),
+        ...digests,
+        findings: findingsText(findings),
+      });
+    }
+    return { admitted, withheld, live: verdict.live };
+  }
+
+  /** The answer, after a notice to the client when it hears them. */
+  private withNotice(notice: string, text: string): Answer {
+    return this.session.hearsNotices() ? [noticeMessage(notice), text] : text;
   }
 
   private error(rawId: string, code: number, message: string, data?: JsonValue): string {

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../core/json-value.js";
 import type { Sent } from "./accounting.js";
 import type { RelayOptions } from "./guard-types.js";
+import type { Answer } from "./outbox.js";
 import { PROMPTS_KIND, RESOURCES_KIND, TEMPLATES_KIND, TOOLS_KIND } from "./guard-kinds.js";
 import { handshakePolicy } from "./handshake-policy.js";
 import { ListPolicy } from "./list-policy.js";
@@ -23,10 +24,11 @@ export interface MethodPolicy {
   /**
    * The answer to a client's request of this method (never an error answer:
    * it holds no contract): the text to pass on (the answer's own bytes, or
-   * less, or an error in its place), at once or once checked. Every answer
-   * has passed the accounting (accounting.ts) before.
+   * less, or an error in its place), at once or once checked, after the
+   * guard's notices to the client, if any (outbox.ts). Every answer has
+   * passed the accounting (accounting.ts) before.
    */
-  answer?(answer: JsonObject, raw: string, sent: ClientSent): string | Promise<string>;
+  answer?(answer: JsonObject, raw: string, sent: ClientSent): Answer | Promise<Answer>;
   /**
    * A server notification of this method: what to do before the client
    * hears of it; resolves with the text to pass on (undefined: nothing).
@@ -45,6 +47,8 @@ export interface PolicySession {
   ownRequest(method: string, params: JsonObject): Promise<JsonObject>;
   /** An error answer to the client's request `rawId`, its message redacted. */
   errorText(rawId: string, code: number, message: string, data?: JsonValue): string;
+  /** Whether the client hears the guard's notices (a warning, at the level it set). */
+  hearsNotices(): boolean;
 }
 
 /** A session's policies: the table by method, and how to forget what they learned. */

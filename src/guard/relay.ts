@@ -4,6 +4,7 @@ import { idKey, idText, isAnswerShaped, Requests, type Sent } from "./accounting
 import { envelopeOf, subscriptionOf } from "./era.js";
 import type { DropEvent, RelayOptions, Upstream } from "./guard-types.js";
 import { policiesFor, type Policies } from "./method-policy.js";
+import { hears } from "./notice.js";
 import { Outbox } from "./outbox.js";
 import { isOwnId, OWN_ID, OWN_LISTEN, OwnRequests, reason } from "./own-requests.js";
 import * as rpc from "./rpc-errors.js";
@@ -42,6 +43,8 @@ export class Relay {
   private readonly own: OwnRequests;
   private clientChain: Promise<void> = Promise.resolve();
   private failure: string | undefined;
+  /** The level the client last set with logging/setLevel (the guard's notices respect it). */
+  private logLevel: string | undefined;
   /** Everything the client is sent, in order. */
   private readonly out: Outbox;
   /** The methods whose messages the guard checks, and how. */
@@ -63,6 +66,7 @@ export class Relay {
       ownRequest: (method: string, params: JsonObject) => this.own.request(method, params),
       errorText: (rawId: string, code: number, message: string, data?: JsonValue) =>
         rpc.errorText(rawId, code, message, data, options.redact),
+      hearsNotices: () => hears(this.logLevel),
     };
     this.own = new OwnRequests(this.requests, upstream, session);
     this.policies = policiesFor(session);
@@ -130,6 +134,7 @@ export class Relay {
       typeof method === "string" && (typeof id === "string" || typeof id === "number");
     if (method === "notifications/initialized") this.initialized = true;
     if (method === "initialize") this.envelope = this.envelopeText = undefined;
+    if (method === "logging/setLevel") this.logLevel = levelOf(message);
     const envelope = envelopeOf(message);
     if (envelope !== undefined) this.adoptEnvelope(envelope);
     if (method === "notifications/cancelled" && isOwnId(cancelledId(message)))
@@ -290,8 +295,8 @@ export class Relay {
     if (sent.by === "guard") return sent.settle(message);
     const check = settled.error ? undefined : this.policyOf(sent.method)?.answer;
     const text = check === undefined ? raw : check(message, raw, sent);
-    if (typeof text === "string") this.out.send(text, sent.rawId);
-    else this.out.hold(text, sent.rawId);
+    if (text instanceof Promise) this.out.hold(text, sent.rawId);
+    else this.out.send(text, sent.rawId);
   }
 
   // ---------------------------------------------------------------- replies
@@ -311,6 +316,13 @@ export class Relay {
   private replyError(rawId: string, code: number, message: string, data?: JsonValue): void {
     this.out.send(rpc.errorText(rawId, code, message, data, this.options.redact), rawId);
   }
+}
+
+/** The level a logging/setLevel asks for (a string), if it names one. */
+function levelOf(message: JsonObject): string | undefined {
+  const params = getMember(message, "params");
+  const level = isJsonObject(params) ? getMember(params, "level") : undefined;
+  return typeof level === "string" ? level : undefined;
 }
 
 /** The request a notifications/cancelled names. */

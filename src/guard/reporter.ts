@@ -89,14 +89,22 @@ function openLog(path: string): number {
 function eventLine(e: ToolEvent | SurfaceEvent): string {
   if ("part" in e) return surfaceLine(e);
   const tool = `"${visibleText(e.tool)}"`;
-  const what = e.event === "withheld" ? `withheld tool ${tool}` : `refused tools/call ${tool}`;
-  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}`;
+  const what =
+    e.event === "passed"
+      ? `passed tool ${tool} (graded)`
+      : e.event === "withheld"
+        ? `withheld tool ${tool}`
+        : `refused tools/call ${tool}`;
+  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}${findingsOf(e)}`;
 }
 
 /** The uses of a surface kind the guard refuses (resource templates have none). */
 const USES: Record<string, string> = { prompts: "prompts/get", resources: "resources/read" };
 
 function surfaceLine(e: SurfaceEvent): string {
+  if (e.part === "instructions" && e.event === "passed") {
+    return `server ${e.server}: passed its instructions (graded): ${e.reason}${digestsOf(e)}${findingsOf(e)}`;
+  }
   if (e.part === "instructions") {
     const why =
       e.toolsOnly === true
@@ -110,10 +118,17 @@ function surfaceLine(e: SurfaceEvent): string {
   }
   const key = `"${visibleText(e.key ?? "")}"`;
   const what =
-    e.event === "withheld"
-      ? `withheld ${kindById(e.part).noun} ${key}`
-      : `refused ${USES[e.part] ?? e.part} ${key}`;
-  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}`;
+    e.event === "passed"
+      ? `passed ${kindById(e.part).noun} ${key} (graded)`
+      : e.event === "withheld"
+        ? `withheld ${kindById(e.part).noun} ${key}`
+        : `refused ${USES[e.part] ?? e.part} ${key}`;
+  return `server ${e.server}: ${what}: ${e.reason}${digestsOf(e)}${findingsOf(e)}`;
+}
+
+/** A passed drift's findings, as the line names them. */
+function findingsOf(e: ToolEvent | SurfaceEvent): string {
+  return e.findings === undefined ? "" : `; below the threshold: ${e.findings.join(", ")}`;
 }
 
 function digestsOf(e: ToolEvent | SurfaceEvent): string {

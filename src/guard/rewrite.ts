@@ -1,6 +1,6 @@
 import { ContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
-import { elementSpans, memberSpans, valueSpan } from "./json-spans.js";
+import { elementSpans, valueSpan } from "./json-spans.js";
 
 /**
  * A list response `raw` (tools/list, prompts/list, ...) with only the
@@ -55,34 +55,15 @@ export function advertiseListChanged(message: JsonObject, raw: string): string {
 }
 
 /**
- * The response `raw` without the member `name` of its result (the
- * instructions of an initialize result); every other byte unchanged.
+ * The response `raw` with the value of the member `name` of its result (the
+ * instructions of an initialize result) replaced by the string `value`;
+ * every other byte unchanged.
  *
  * @throws ContractpinError when the text cannot be split as it was parsed (never expected).
  */
-export function removeResultMember(raw: string, name: string): string {
-  const result = valueSpan(raw, ["result"]);
-  const members = result === undefined ? undefined : memberSpans(raw, result);
-  if (result === undefined || members === undefined)
-    throw new ContractpinError(
-      "SERVER_UNREADABLE",
-      "the result could not be split into its members",
-    );
-  let out = raw;
-  // From the last: the offsets of the earlier members stay valid.
-  for (let i = members.length - 1; i >= 0; i--) {
-    const m = members[i]!;
-    if (m.name !== name) continue;
-    const next = members[i + 1];
-    const previous = members[i - 1];
-    // With the comma after it, or the one before it when it is the last member.
-    const [start, end] =
-      next !== undefined
-        ? [m.start, next.start]
-        : previous !== undefined
-          ? [previous.value[1], m.value[1]]
-          : [m.start, m.value[1]];
-    out = out.slice(0, start) + out.slice(end);
-  }
-  return out;
+export function replaceResultMember(raw: string, name: string, value: string): string {
+  const span = valueSpan(raw, ["result", name]);
+  if (span === undefined)
+    throw new ContractpinError("SERVER_UNREADABLE", `the result has no ${name} to replace`);
+  return `${raw.slice(0, span[0])}${JSON.stringify(value)}${raw.slice(span[1])}`;
 }

@@ -1,6 +1,4 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { authorizedFetch } from "../auth/authorized-fetch.js";
-import { readAuth } from "../auth/read-auth.js";
 import { isContractpinError } from "../core/errors.js";
 import { runsGuard } from "../core/guard-command.js";
 import type { Redact } from "../core/redact.js";
@@ -73,6 +71,10 @@ export async function openUpstream(
       const { url, headers } = httpTarget(pinned, ctx.env);
       const max = ctx.maxMessageBytes;
       // verify's OAuth (a stored login, or the lock's auth member), never a browser.
+      // Loaded here, with the MCP client library they use: a stdio server's
+      // guard answers its client's first message without them.
+      const { readAuth } = await import("../auth/read-auth.js");
+      const { authorizedFetch } = await import("../auth/authorized-fetch.js");
       const auth = readAuth(pinned, url, { ...ctx, server });
       const fetch =
         auth === undefined

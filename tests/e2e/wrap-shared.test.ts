@@ -65,13 +65,15 @@ describe("wrap of a project config shared in git", () => {
     const wrap = runCli(["wrap"], { cwd: dir });
     assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
     assert.doesNotMatch(wrap.stdout, /note:/);
-    // Claude Code starts project servers in the project; VS Code and Cursor expand ${workspaceFolder}.
-    const workspace = ["--prefix", "${workspaceFolder}", "--no", "contractpin"];
+    // Claude Code starts project servers in the project; VS Code and Cursor expand
+    // ${workspaceFolder}. node runs the installed script: no npx, which loads npm first.
+    const script = "node_modules/contractpin/dist/bin/contractpin.cjs";
+    const workspace = ["${workspaceFolder}/" + script];
     const expected: Array<[string, string, string[]]> = [
       [
         ".mcp.json",
         "claude-memory",
-        ["--no", "contractpin", "guard", "claude-memory", "--lock", "contractpin.lock"],
+        [script, "guard", "claude-memory", "--lock", "contractpin.lock"],
       ],
       [
         ".vscode/mcp.json",
@@ -86,7 +88,7 @@ describe("wrap of a project config shared in git", () => {
     ];
     for (const [rel, name, args] of expected) {
       const entry = entryOf(dir, rel, name);
-      assert.equal(entry.command, "npx", rel);
+      assert.equal(entry.command, "node", rel);
       assert.deepEqual(entry.args, args, rel);
       const text = readFileSync(join(dir, rel), "utf8");
       assert.ok(!text.includes(process.execPath), `${rel} names this machine's node`);
@@ -116,7 +118,7 @@ describe("wrap of a project config shared in git", () => {
       const entry = entryOf(clone, rel, name);
       const transport = new StdioClientTransport({
         command: entry.command,
-        args: entry.args.map((a) => a.replace("${workspaceFolder}", clone)),
+        args: entry.args.map((a) => a.replaceAll("${workspaceFolder}", clone)),
         env: { PATH: process.env["PATH"]!, HOME: process.env["HOME"]!, ...entry.env },
         cwd: rel === ".mcp.json" ? clone : elsewhere,
         stderr: "pipe",

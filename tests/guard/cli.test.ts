@@ -17,12 +17,27 @@ describe("contractpin guard arguments", () => {
     );
   });
 
-  it("takes withhold or block for --on-drift", () => {
+  it("takes withhold, block or graded for --on-drift", () => {
     const r = runCli(["guard", "x", "--on-drift=warn"]);
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
-      "contractpin: --on-drift takes withhold or block, not 'warn' (see 'contractpin guard --help')\n",
+      "contractpin: --on-drift takes withhold, block or graded, not 'warn' (see 'contractpin guard --help')\n",
+    );
+  });
+
+  it("takes --withhold-at only with --on-drift=graded, and a severity", () => {
+    const alone = runCli(["guard", "x", "--withhold-at", "low"]);
+    assert.equal(alone.code, 2);
+    assert.equal(
+      alone.stderr,
+      "contractpin: --withhold-at needs --on-drift=graded (see 'contractpin guard --help')\n",
+    );
+    const bad = runCli(["guard", "x", "--on-drift=graded", "--withhold-at", "severe"]);
+    assert.equal(bad.code, 2);
+    assert.equal(
+      bad.stderr,
+      "contractpin: --withhold-at takes critical, high, medium or low, not \"severe\" (see 'contractpin guard --help')\n",
     );
   });
 
@@ -77,5 +92,36 @@ describe("contractpin guard keeps expanded variables secret", () => {
     assert.ok(!JSON.stringify(reply).includes("s3cr3t"));
     assert.ok(!client.stderr.includes("s3cr3t"), client.stderr);
     assert.match(client.stderr, /could not start "\$\{GUARD_SECRET_CMD\}"/);
+  });
+});
+
+describe("contractpin guard starts light", () => {
+  it("guards a stdio server without loading the MCP client library (HTTP and OAuth load it)", async () => {
+    const { dir, lock } = fakeSetup();
+    // Says on stderr whenever the library is loaded, in any process that preloads it.
+    const preload = join(dir, "watch-require.cjs");
+    writeFileSync(
+      preload,
+      `const M = require("node:module");
+const load = M._load;
+M._load = function (request, ...rest) {
+  if (String(request).startsWith("@modelcontextprotocol/")) process.stderr.write("LOADED " + request + "\\n");
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const client = new RawClient(["fake", "--lock", lock], {
+      NODE_OPTIONS: `--require ${JSON.stringify(preload)}`,
+    });
+    const init = await client.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
+    assert.ok(init.result !== undefined, client.stderr);
+    const list = await client.request(1, "tools/list", {});
+    assert.ok(list.result.tools.length > 0, client.stderr);
+    assert.equal((await client.close()).code, 0);
+    assert.doesNotMatch(client.stderr, /LOADED/);
   });
 });

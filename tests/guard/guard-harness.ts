@@ -77,7 +77,7 @@ export function fakeSetup(
  * client are arrays (what it sent each way), its events and warnings too;
  * `path` is the lock file and `lock` the guard's view of it.
  */
-export function inProcessRelay(allowNew = false) {
+export function inProcessRelay(allowNew = false, onDrift: "withhold" | "block" = "withhold") {
   const { lock: path } = fakeSetup();
   const lock = new LockState(path, "fake");
   const toServer: string[] = [];
@@ -90,7 +90,7 @@ export function inProcessRelay(allowNew = false) {
       server: "fake",
       lock,
       allowNew,
-      onDrift: "withhold",
+      onDrift,
       timeoutMs: 5000,
       toClient: (text) =>
         toClient.push(typeof text === "string" ? text : Buffer.from(text).toString()),

@@ -52,9 +52,10 @@ describe("prompts/list answered in pages", () => {
       assert.equal(toServer.length, id);
       relay.fromServer(`{"jsonrpc":"2.0","id":${id},"result":${result}}`);
       await relay.drained();
-      for (let i = 0; i < 50 && toClient.length < id; i++)
+      const answer = () => toClient.find((t) => t.startsWith(`{"jsonrpc":"2.0","id":${id},`));
+      for (let i = 0; i < 50 && answer() === undefined; i++)
         await new Promise((r) => setTimeout(r, 10));
-      return JSON.parse(toClient[id - 1]!) as { result?: unknown; error?: { message: string } };
+      return JSON.parse(answer()!) as { result?: unknown; error?: { message: string } };
     };
     const first = await page(1, "{}", '{"prompts":[{"name":"a"}],"nextCursor":"c"}');
     // The fake lock pins only tools: the prompt is withheld, its name still counted.
@@ -63,6 +64,10 @@ describe("prompts/list answered in pages", () => {
     assert.match(second.error!.message, /two prompts are named "a" \(on different pages\)/);
   });
 });
+
+const TOOLS_ONLY_NOTE =
+  "contractpin guard removed the instructions of MCP server fake: the lock pins only its " +
+  "tools ('contractpin update' pins them); run 'contractpin verify fake' to see why";
 
 describe("the handshake's instructions under a lock that pins only tools", () => {
   for (const method of ["initialize", "server/discover"]) {
@@ -75,8 +80,10 @@ describe("the handshake's instructions under a lock that pins only tools", () =>
       );
       for (let i = 0; i < 50 && toClient.length === 0; i++)
         await new Promise((r) => setTimeout(r, 10));
+      // contractpin's note in their place, and the same as a notice before the answer.
       assert.deepEqual(toClient, [
-        '{"jsonrpc":"2.0","id":1.0,"result":{"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"x","version":"1"}}}',
+        `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"contractpin","data":"${TOOLS_ONLY_NOTE}"}}`,
+        `{"jsonrpc":"2.0","id":1.0,"result":{"capabilities":{"tools":{"listChanged":true}},"instructions":"${TOOLS_ONLY_NOTE}","serverInfo":{"name":"x","version":"1"}}}`,
       ]);
       assert.deepEqual(
         events.map((e) => ({ ...e, live: undefined })),
@@ -105,11 +112,60 @@ describe("--allow-new and the surface", () => {
     await relay.drained();
     const page = '{"jsonrpc":"2.0","id":2,"result":{"prompts":[{"name":"p"}]}}';
     relay.fromServer(page);
-    for (let i = 0; i < 50 && toClient.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual(toClient, ['{"jsonrpc":"2.0","id":1,"result":{}}', page]);
+    for (let i = 0; i < 50 && toClient.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(toClient.slice(1), [
+      `{"jsonrpc":"2.0","id":1,"result":{"instructions":"${TOOLS_ONLY_NOTE}"}}`,
+      page,
+    ]);
     assert.deepEqual(
       events.map((e) => e.event === "withheld" && "part" in e && e.part),
       ["instructions"],
     );
+  });
+});
+
+describe("the guard's notices", () => {
+  it("are not sent to a client that set its log level above warning; the note still stands in place", async () => {
+    const { relay, toServer, toClient } = relayed();
+    relay.fromClient(
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"error"}}',
+      ),
+    );
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'));
+    await relay.drained();
+    assert.equal(toServer.length, 2);
+    relay.fromServer('{"jsonrpc":"2.0","id":0,"result":{}}');
+    relay.fromServer('{"jsonrpc":"2.0","id":1,"result":{"instructions":"new"}}');
+    for (let i = 0; i < 50 && toClient.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await relay.drained();
+    assert.deepEqual(toClient, [
+      '{"jsonrpc":"2.0","id":0,"result":{}}',
+      `{"jsonrpc":"2.0","id":1,"result":{"instructions":"${TOOLS_ONLY_NOTE}"}}`,
+    ]);
+  });
+});
+
+describe("--on-drift=block and the guard's notice", () => {
+  it("says which server's list was refused, in counts, before the error answer", async () => {
+    const { relay, toClient } = relayed(false, "block");
+    relay.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"prompts/list"}'));
+    await relay.drained();
+    relay.fromServer('{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p"},{"name":"q"}]}}');
+    for (let i = 0; i < 50 && toClient.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await relay.drained();
+    assert.equal(toClient.length, 2, toClient.join("\n"));
+    assert.deepEqual(JSON.parse(toClient[0]!), {
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: {
+        level: "warning",
+        logger: "contractpin",
+        data:
+          "contractpin guard refused the prompt list of MCP server fake: 2 prompts do not match " +
+          "the lock (2 not in the lock): run 'contractpin verify fake' to see why",
+      },
+    });
+    assert.match(toClient[1]!, /^\{"jsonrpc":"2.0","id":1,"error":/);
   });
 });

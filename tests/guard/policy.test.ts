@@ -3,7 +3,8 @@
 // that passes admitted tools on as the exact text served.
 import { describe, it } from "node:test";
 import { checkTools, isContractpinError, parseJson, type JsonValue } from "../../src/index.js";
-import { removeResultMember, spliceItems } from "../../src/guard/rewrite.js";
+import { hears } from "../../src/guard/notice.js";
+import { replaceResultMember, spliceItems } from "../../src/guard/rewrite.js";
 import { tempDir } from "../helpers/cleanup.js";
 import { assert, digestsOf } from "./guard-harness.js";
 
@@ -100,21 +101,35 @@ describe("spliceItems", () => {
   });
 });
 
-describe("removeResultMember", () => {
-  it("cuts one member of the result out, every other byte unchanged, wherever it stands", () => {
+describe("replaceResultMember", () => {
+  it("replaces the value of one member of the result, every other byte unchanged, wherever it stands", () => {
     const id = '"id":1.0';
     const cases: [string, string][] = [
       [
         `{${id},"result":{"a":1, "instructions" : "x\\"}" ,"b":[2]}}`,
-        `{${id},"result":{"a":1, "b":[2]}}`,
+        `{${id},"result":{"a":1, "instructions" : "N\\"" ,"b":[2]}}`,
       ],
-      [`{${id},"result":{"a":1,"instructions":"x"}}`, `{${id},"result":{"a":1}}`],
-      [`{${id},"result":{"instructions":{"n":"}"}}}`, `{${id},"result":{}}`],
-      [`{${id},"result":{"a":"instructions"}}`, `{${id},"result":{"a":"instructions"}}`],
+      [
+        `{${id},"result":{"a":1,"instructions":"x"}}`,
+        `{${id},"result":{"a":1,"instructions":"N\\""}}`,
+      ],
+      [`{${id},"result":{"instructions":{"n":"}"}}}`, `{${id},"result":{"instructions":"N\\""}}`],
     ];
     for (const [raw, want] of cases) {
-      assert.equal(removeResultMember(raw, "instructions"), want);
+      assert.equal(replaceResultMember(raw, "instructions", 'N"'), want);
       JSON.parse(want);
     }
+    assert.throws(() =>
+      replaceResultMember(`{${id},"result":{"a":"instructions"}}`, "instructions", "N"),
+    );
+  });
+});
+
+describe("the guard's notices and the client's log level", () => {
+  it("are heard unless the client set a level above warning (logging/setLevel)", () => {
+    for (const level of [undefined, "debug", "info", "notice", "warning"])
+      assert.equal(hears(level), true, String(level));
+    for (const level of ["error", "critical", "alert", "emergency"])
+      assert.equal(hears(level), false, level);
   });
 });

@@ -17,13 +17,22 @@ export interface Guarded {
 }
 
 /** `contractpin guard ARGS` on one face, the official client connected through it. */
-export async function guardedClient(face: Face, args: string[]): Promise<Guarded> {
+export async function guardedClient(
+  face: Face,
+  args: string[],
+  setup: (client: Client) => void = () => undefined,
+): Promise<Guarded> {
   if (face === "stdio") {
-    const { client, stderr } = await officialClient([process.execPath, CLI, "guard", ...args]);
+    const { client, stderr } = await officialClient(
+      [process.execPath, CLI, "guard", ...args],
+      undefined,
+      setup,
+    );
     return { client, stderr, close: () => client.close() };
   }
   const guard = await listening(args);
   const client = new Client({ name: "surface-test", version: "1.0.0" }, { capabilities: {} });
+  setup(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(guard.url)));
   return {
     client,
@@ -41,13 +50,17 @@ export async function guardedClient(face: Face, args: string[]): Promise<Guarded
  * guardedClient for one test file: every client it connects is closed (and
  * its guard ended) when the file's tests are done.
  */
-export function closedAfterFile(): (face: Face, args: string[]) => Promise<Guarded> {
+export function closedAfterFile(): (
+  face: Face,
+  args: string[],
+  setup?: (client: Client) => void,
+) => Promise<Guarded> {
   const open: Guarded[] = [];
   after(async () => {
     for (const g of open) await g.close().catch(() => undefined);
   });
-  return async (face, args) => {
-    const g = await guardedClient(face, args);
+  return async (face, args, setup) => {
+    const g = await guardedClient(face, args, setup);
     open.push(g);
     return g;
   };

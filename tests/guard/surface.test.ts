@@ -24,7 +24,7 @@ const SERVER = fileURLToPath(
 );
 
 /** A lock pinning the fixture (with `flags`), its variant file (empty: the original) and a log path. */
-function pinned(flags: string[] = ["--resources"]) {
+function pinned(flags: string[] = ["--resources"], snapshots = false) {
   const dir = tempDir("contractpin-guard-surface-");
   const lock = join(dir, "contractpin.lock");
   const variant = join(dir, "variant.txt");
@@ -34,7 +34,7 @@ function pinned(flags: string[] = ["--resources"]) {
     "s",
     "--lock",
     lock,
-    "--no-snapshot",
+    ...(snapshots ? [] : ["--no-snapshot"]),
     ...flags,
     "--env",
     `SURFACE_VARIANT_FILE=${variant}`,
@@ -62,8 +62,15 @@ for (const face of FACES) {
         variant,
         "instructions\nprompt\nnew-prompt\ntemplate\nresource\nnew-resource\n",
       );
-      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log]);
-      assert.equal(client.getInstructions(), undefined);
+      const notices: Loose[] = [];
+      const { client, stderr } = await connect(face, ["s", "--lock", lock, "--log", log], (c) =>
+        c.setNotificationHandler("notifications/message", (n) => void notices.push(n.params)),
+      );
+      // contractpin's note in their place, and a notice: never the server's text.
+      const note =
+        "contractpin guard removed the instructions of MCP server s: they changed since " +
+        "they were pinned; run 'contractpin verify s' to see why";
+      assert.equal(client.getInstructions(), note);
 
       assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), ["greet"]);
       const greeted = await rawRequest(client, "prompts/get", { name: "greet" });
@@ -118,6 +125,26 @@ for (const face of FACES) {
       await eventually(() => expected.every((re) => re.test(stderr())));
       for (const re of expected) assert.match(stderr(), re);
       assert.doesNotMatch(stderr(), /greet|authors|about|lookup|IMPORTANT/);
+      // Each list that withheld something came with one notice, before its answer.
+      const explain = "run 'contractpin verify s' to see why";
+      assert.deepEqual(notices, [
+        { level: "warning", logger: "contractpin", data: note },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 2 prompts of MCP server s (1 changed since pinned, 1 not in the lock): ${explain}`,
+        },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 1 resource template of MCP server s (1 changed since pinned): ${explain}`,
+        },
+        {
+          level: "warning",
+          logger: "contractpin",
+          data: `contractpin guard withheld 2 resources of MCP server s (1 changed since pinned, 1 not in the lock): ${explain}`,
+        },
+      ]);
       const events = logEvents(log);
       assert.ok(
         events.some(
@@ -227,7 +254,11 @@ for (const face of FACES) {
     it("a lock that pins only tools: instructions removed, prompts and templates withheld, resources relayed, one line says contractpin update pins them", async () => {
       const { lock } = pinned(["--tools-only"]);
       const { client, stderr } = await connect(face, ["s", "--lock", lock]);
-      assert.equal(client.getInstructions(), undefined);
+      assert.equal(
+        client.getInstructions(),
+        "contractpin guard removed the instructions of MCP server s: the lock pins only its " +
+          "tools ('contractpin update' pins them); run 'contractpin verify s' to see why",
+      );
       assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), []);
       assert.equal(
         (await refusal(rawRequest(client, "prompts/get", { name: "greet" }))).data?.reason,
@@ -254,6 +285,99 @@ for (const face of FACES) {
         stderr(),
         /removed its instructions from the handshake's result: unpinned \(the lock pins only its tools, .*`contractpin update` pins them\)/,
       );
+    });
+  });
+}
+
+/** The fixture pinned with its contract snapshots (what graded mode reads), `flags` added. */
+function pinnedWithSnapshots(flags: string[] = []) {
+  return pinned(flags, true);
+}
+
+for (const face of FACES) {
+  describe(`the guard (${face}) with --on-drift=graded`, () => {
+    it("passes a reworded tool, prompt and instructions (one line each), withholds an added prompt", async () => {
+      const { lock, variant, log } = pinnedWithSnapshots();
+      writeFileSync(variant, "reword\nnew-prompt\n");
+      const { client, stderr } = await connect(face, [
+        "s",
+        "--lock",
+        lock,
+        "--log",
+        log,
+        "--on-drift=graded",
+      ]);
+      assert.equal(client.getInstructions(), "Use lookup to search the whole catalogue.");
+      const tools = (await listPages(client, "tools/list")) as Loose[];
+      const lookup = tools.flatMap((p) => p.tools as Loose[]).find((t) => t.name === "lookup");
+      assert.equal(lookup?.description, "Search the whole catalogue.");
+      const called = await rawRequest(client, "tools/call", {
+        name: "lookup",
+        arguments: { q: "passed" },
+      });
+      assert.equal(called.content[0].text, "passed");
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), [
+        "summarize",
+        "greet",
+      ]);
+      const err = await refusal(rawRequest(client, "prompts/get", { name: "exfiltrate" }));
+      assert.equal(err.data?.reason, "unpinned");
+      const expected = [
+        /passed its instructions \(graded\): drifted \(pinned sha256:\w+, live sha256:\w+\); below the threshold: surface-changed \(low\)/,
+        /passed tool "lookup" \(graded\): drifted .*; below the threshold: description-changed \(low\)/,
+        /passed prompt "summarize" \(graded\): drifted .*; below the threshold: surface-changed \(low\)/,
+        /withheld prompt "exfiltrate": unpinned/,
+      ];
+      await eventually(() => expected.every((re) => re.test(stderr())));
+      for (const re of expected) assert.match(stderr(), re);
+      const passed = logEvents(log).filter((e) => e.event === "passed");
+      assert.deepEqual(
+        passed.map((e) => [e.tool ?? e.part, e.key, e.findings]),
+        [
+          ["instructions", undefined, ["surface-changed (low)"]],
+          ["lookup", undefined, ["description-changed (low)"]],
+          ["prompts", "summarize", ["surface-changed (low)"]],
+        ],
+      );
+    });
+
+    it("withholds instructions that gain a directive whatever the threshold; a finding below --withhold-at passes", async () => {
+      const { lock, variant } = pinnedWithSnapshots();
+      writeFileSync(variant, "instructions\nprompt\nreword\n");
+      const { client, stderr } = await connect(face, [
+        "s",
+        "--lock",
+        lock,
+        "--on-drift=graded",
+        "--withhold-at",
+        "critical",
+      ]);
+      assert.match(client.getInstructions() ?? "", /^contractpin guard removed the instructions/);
+      assert.deepEqual(await keys(client, "prompts/list", "prompts", "name"), [
+        "summarize",
+        "greet",
+      ]);
+      await eventually(() => /passed prompt "summarize"/.test(stderr()));
+      assert.match(stderr(), /removed its instructions from the handshake's result: drifted/);
+      assert.match(stderr(), /passed prompt "summarize" \(graded\): drifted .*\(high\)/);
+      // At the default threshold (high), that finding withholds it.
+      const high = await connect(face, ["s", "--lock", lock, "--on-drift=graded"]);
+      assert.deepEqual(await keys(high.client, "prompts/list", "prompts", "name"), ["greet"]);
+      await eventually(() => /withheld prompt "summarize": drifted/.test(high.stderr()));
+      assert.doesNotMatch(high.stderr(), /passed prompt/);
+    });
+
+    it("withholds what the snapshots cannot explain", async () => {
+      const { lock, variant } = pinned(["--resources"]);
+      writeFileSync(variant, "reword\n");
+      const graded = await connect(face, ["s", "--lock", lock, "--on-drift=graded"]);
+      assert.match(graded.client.getInstructions() ?? "", /^contractpin guard removed/);
+      assert.deepEqual(await keys(graded.client, "tools/list", "tools", "name"), [
+        "flip",
+        "flip-resource",
+      ]);
+      await eventually(() => /withheld tool "lookup": drifted/.test(graded.stderr()));
+      assert.doesNotMatch(graded.stderr(), /passed/);
     });
   });
 }

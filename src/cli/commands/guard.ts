@@ -5,8 +5,12 @@ import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
 import type { Io } from "../io.js";
+import { severityNamed } from "../../core/findings/rules.js";
+import type { Severity } from "../../core/findings/rules.js";
+import type { OnDrift } from "../../guard/guard-types.js";
 
-export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new] [--on-drift=withhold|block]
+export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new]
+                         [--on-drift=withhold|block|graded [--withhold-at SEVERITY]]
                          [--log FILE] [--timeout SECONDS] [--max-message-mib N]
                          [--oauth-state-out FILE]
                          [--listen HOST:PORT [--listen-any]]
@@ -55,7 +59,15 @@ Options:
                        does not pin (never instructions)
   --on-drift MODE      withhold (default): drop the items that do not match;
                        block: answer the whole list (tools/list, prompts/list,
-                       ...) with an error
+                       ...) with an error; graded: pass on a drifted item (or
+                       instructions) whose change, classified against its
+                       pinned contract in the snapshots as verify --fail-on
+                       grades it, has no finding at or above --withhold-at
+                       (one line each); withhold the rest, an item the
+                       snapshots cannot explain, an added one, and
+                       instructions that gain a directive
+  --withhold-at SEVERITY  with --on-drift=graded: critical, high (default),
+                       medium or low
   --log FILE           also append one JSON line per withheld item, removed
                        instructions, refused call or dropped message
 ${LOCK_HELP}
@@ -105,6 +117,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       "oauth-state-out": READ_OPTIONS["oauth-state-out"],
       "allow-new": { type: "boolean" },
       "on-drift": { type: "string", default: "withhold" },
+      "withhold-at": { type: "string" },
       log: { type: "string" },
       listen: { type: "string" },
       "listen-any": { type: "boolean" },
@@ -118,13 +131,20 @@ export async function run(args: string[], io: Io): Promise<number> {
       "guard needs the name of a server in the lock (see 'contractpin guard --help')",
     );
   }
-  const onDrift = values["on-drift"];
-  if (onDrift !== "withhold" && onDrift !== "block") {
+  const mode = values["on-drift"];
+  if (mode !== "withhold" && mode !== "block" && mode !== "graded") {
     throw new ContractpinError(
       "USAGE",
-      `--on-drift takes withhold or block, not '${onDrift}' (see 'contractpin guard --help')`,
+      `--on-drift takes withhold, block or graded, not '${mode}' (see 'contractpin guard --help')`,
     );
   }
+  if (values["withhold-at"] !== undefined && mode !== "graded") {
+    throw new ContractpinError(
+      "USAGE",
+      "--withhold-at needs --on-drift=graded (see 'contractpin guard --help')",
+    );
+  }
+  const onDrift: OnDrift = mode === "graded" ? { graded: withholdAt(values["withhold-at"]) } : mode;
   if (values["listen-any"] === true && values.listen === undefined) {
     throw new ContractpinError(
       "USAGE",
@@ -153,4 +173,16 @@ export async function run(args: string[], io: Io): Promise<number> {
     input: process.stdin,
     output: (text) => void process.stdout.write(text),
   });
+}
+
+/** The threshold of --on-drift=graded: --withhold-at's severity, high when absent. */
+function withholdAt(value: string | undefined): Severity {
+  if (value === undefined) return "high";
+  const severity = severityNamed(value);
+  if (severity === undefined)
+    throw new ContractpinError(
+      "USAGE",
+      `--withhold-at takes critical, high, medium or low, not ${JSON.stringify(value)} (see 'contractpin guard --help')`,
+    );
+  return severity;
 }

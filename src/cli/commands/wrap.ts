@@ -7,12 +7,13 @@ export const help = `Usage: contractpin wrap [--from PATH]... [--user] [--dry-ru
 Rewrites MCP client configs so that each server the lock pins is launched
 through 'contractpin guard NAME --lock LOCK'. In a project config a team
 commits (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) that is the project's
-installed contractpin: 'npx --no contractpin guard NAME --lock
-contractpin.lock' in .mcp.json; 'npx --prefix \${workspaceFolder} --no
-contractpin guard NAME --lock \${workspaceFolder}/contractpin.lock' in
-.vscode/ and .cursor/. That works in every clone; it needs contractpin in
-node_modules and the lock in the project, else a note says why the entries
-name this machine's paths. Other configs run this node and this contractpin
+installed contractpin, run by node from the project's node_modules (not
+npx, which loads npm first, about a second on every start): 'node
+node_modules/contractpin/dist/bin/contractpin.cjs guard NAME --lock
+contractpin.lock' in .mcp.json; the same with \${workspaceFolder}/ before
+both paths in .vscode/ and .cursor/. That works in every clone; it needs
+contractpin in node_modules and the lock in the project, else a note says
+why the entries name this machine's paths. Other configs run this node and this contractpin
 by absolute path, with the lock's absolute path. An entry is wrapped when its
 name is a server of the lock and it defines exactly what the lock pins
 (imported as init imports it: command, args, env, cwd, or url and headers).

@@ -1,44 +1,33 @@
 // How a wrapped entry launches the guard. A project config that a team
 // commits (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) must work on
 // a teammate's machine and in CI: it runs the project's own installed
-// contractpin through `npx --no` (never one fetched by name) and names the
-// project and the lock in the form its client resolves. Every other
-// config (user-level ones, a file named with --from elsewhere) launches this
-// machine's node and contractpin by absolute path, which a desktop app
-// started with a short PATH still finds.
-import { existsSync, realpathSync } from "node:fs";
+// contractpin (never one fetched by name) with `node`, by its path inside the
+// project, and names the project and the lock in the form its client
+// resolves. Not through `npx --no`: npx loads npm before it starts anything,
+// about a second on every start of every guarded server, enough for a client
+// that does not wait for its servers (Claude Code in -p mode) to go on
+// without them. Every other config (user-level ones, a file named with
+// --from elsewhere) launches this machine's node and contractpin by absolute
+// path, which a desktop app started with a short PATH still finds.
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { getMember, isJsonObject } from "../../core/json-value.js";
 
 /** How a wrapped entry runs contractpin: the argv before `guard`, and how it names the lock. */
 export interface LaunchForm {
-  /** e.g. [node, /abs/contractpin.cjs] or ["npx", "--no", "contractpin"]. */
+  /** e.g. [/abs/node, /abs/contractpin.cjs] or ["node", "node_modules/contractpin/dist/bin/contractpin.cjs"]. */
   launcher: string[];
   /** The lock as the entry names it: an absolute path, or one its client resolves in the project. */
   lockArg: string;
 }
 
-/** The argv that runs the project's installed contractpin, from the project directory. */
-export const PROJECT_LAUNCHER = ["npx", "--no", "contractpin"];
-
-// VS Code and Cursor expand ${workspaceFolder} in args: npx is pointed at the
-// project (--prefix), so it finds the installed contractpin whatever directory
-// the client starts it in, and the lock is named by its full path.
-const WORKSPACE_LAUNCHER = ["npx", "--prefix", "${workspaceFolder}", "--no", "contractpin"];
-
 /** The shared project configs, and how each client is told where the project is. */
-const SHARED: Array<{ parts: string[]; launcher: string[]; lock: (rel: string) => string }> = [
+const SHARED: Array<{ parts: string[]; place: (rel: string) => string }> = [
   // Claude Code starts a project's servers in the project directory and expands only ${VAR}.
-  { parts: [".mcp.json"], launcher: PROJECT_LAUNCHER, lock: (rel) => rel },
-  {
-    parts: [".vscode", "mcp.json"],
-    launcher: WORKSPACE_LAUNCHER,
-    lock: (rel) => `\${workspaceFolder}/${rel}`,
-  },
-  {
-    parts: [".cursor", "mcp.json"],
-    launcher: WORKSPACE_LAUNCHER,
-    lock: (rel) => `\${workspaceFolder}/${rel}`,
-  },
+  { parts: [".mcp.json"], place: (rel) => rel },
+  // VS Code and Cursor expand ${workspaceFolder} in args, whatever directory they start it in.
+  { parts: [".vscode", "mcp.json"], place: (rel) => `\${workspaceFolder}/${rel}` },
+  { parts: [".cursor", "mcp.json"], place: (rel) => `\${workspaceFolder}/${rel}` },
 ];
 
 function real(p: string): string {
@@ -49,12 +38,40 @@ function real(p: string): string {
   }
 }
 
-/** Whether `npx --no contractpin` run in `dir` finds an installed contractpin. */
-function installedIn(dir: string): boolean {
+/**
+ * The script of the contractpin installed for `dir` (in its node_modules or
+ * an ancestor's, where node and npm look), as its package.json's `bin`
+ * names it; undefined when there is none.
+ */
+function installedScript(dir: string): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, "node_modules", ".bin", "contractpin"))) return true;
-    if (path.dirname(d) === d) return false;
+    const pkg = path.join(d, "node_modules", "contractpin");
+    if (existsSync(path.join(d, "node_modules", ".bin", "contractpin"))) {
+      const bin = binOf(path.join(pkg, "package.json"));
+      if (bin !== undefined && existsSync(path.join(pkg, bin))) return path.join(pkg, bin);
+    }
+    if (path.dirname(d) === d) return undefined;
   }
+}
+
+/** The `bin` script of contractpin's package.json, relative to the package. */
+function binOf(file: string): string | undefined {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (!isJsonObject(manifest)) return undefined;
+    const bin = getMember(manifest, "bin");
+    const script = isJsonObject(bin) ? getMember(bin, "contractpin") : bin;
+    if (typeof script !== "string") return undefined;
+    const rel = path.normalize(script);
+    return rel.startsWith("..") || path.isAbsolute(rel) ? undefined : rel;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `to` relative to `from`, with forward slashes, as a committed config spells it. */
+function portable(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join("/");
 }
 
 /**
@@ -81,7 +98,8 @@ export function launchForm(
         "other machines lack; keep the lock in the project to share the wrapped config",
     };
   }
-  if (!installedIn(project)) {
+  const script = installedScript(project);
+  if (script === undefined) {
     return {
       form: machine,
       note:
@@ -91,6 +109,9 @@ export function launchForm(
     };
   }
   return {
-    form: { launcher: shared.launcher, lockArg: shared.lock(rel.split(path.sep).join("/")) },
+    form: {
+      launcher: ["node", shared.place(portable(project, script))],
+      lockArg: shared.place(rel.split(path.sep).join("/")),
+    },
   };
 }

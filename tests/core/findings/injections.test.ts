@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { atOrAbove } from "../../../src/core/findings/first-sight.js";
+import { atOrAbove } from "../../../src/core/findings/rules.js";
 import { toFinding } from "../../../src/core/findings/finding.js";
 import { stringFindings, textFindings } from "../../../src/core/findings/text-checks.js";
 
