@@ -13,7 +13,7 @@ describe("add", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^pinned docs \(file docs\.json\): 2 tools, sha256:[0-9a-f]{64} in contractpin\.lock\n$/,
+      /^pinned docs \(file docs\.json\): 2 tools, sha256:[0-9a-f]{64} in contractpin\.lock\nwrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json\n$/,
     );
     const lock = ws.lockJson();
     assert.equal(lock["contractpin"], "1");
@@ -25,6 +25,32 @@ describe("add", () => {
       path: "docs.json",
       ...(pythonDigest(dump) as object),
     });
+  });
+
+  it("names both files it wrote, and what to commit; without snapshots, only the lock", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    const both = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    assert.equal(both.code, 0, both.stderr);
+    assert.match(
+      both.stdout,
+      /^wrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json$/m,
+    );
+    assert.ok(existsSync(ws.path("contractpin.contracts.json")));
+    const other = new Workspace();
+    other.dump("docs.json", baseTools());
+    const bare = runCli(
+      ["add", "docs", "--file", "docs.json", "--lock", "my lock.lock", "--no-snapshot"],
+      {
+        cwd: other.dir,
+      },
+    );
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.match(
+      bare.stdout,
+      /^wrote my lock\.lock \(no snapshots file\); commit it: git add 'my lock\.lock'$/m,
+    );
+    assert.ok(!existsSync(other.path("my lock.contracts.json")));
   });
 
   it("writes the lock pretty-printed, keys sorted, two-space indent, LF, trailing newline", () => {
@@ -239,6 +265,23 @@ describe("init", () => {
     assert.equal(runCli(["verify", "--allow-empty"], { cwd: ws.dir }).code, 0);
   });
 
+  it("from a project config, names both files it wrote and what to commit", () => {
+    const ws = new Workspace();
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: { s: { command: process.execPath, args: [SERVERS.fakeStdio, "ok"] } },
+      }),
+    );
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^wrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json\n$/m,
+    );
+    assert.ok(existsSync(ws.path("contractpin.contracts.json")));
+  });
+
   it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {
     const ws = new Workspace();
     ws.dump("docs.json", baseTools());
@@ -271,6 +314,7 @@ describe("init", () => {
         "      (none)",
         "    [medium] tool-added",
         "more: unchanged (1 tools)",
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
         "",
       ].join("\n"),
     );
@@ -330,7 +374,7 @@ describe("update", () => {
         "    [low] description-changed at description",
         "      description:",
         "        [-Search the index for documents matching a query.-]{+Changed.+}",
-        "wrote contractpin.lock",
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
         "",
       ].join("\n"),
     );
@@ -371,7 +415,15 @@ describe("update", () => {
     );
     const r = runCli(["update"], { cwd: ws.dir });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, ["docs: updated", ...blocks, "wrote contractpin.lock", ""].join("\n"));
+    assert.equal(
+      r.stdout,
+      [
+        "docs: updated",
+        ...blocks,
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("does not rewrite a lock whose content would not change (no generated_at churn)", () => {
@@ -384,7 +436,10 @@ describe("update", () => {
     ws.write("contractpin.lock", stale);
     const r = runCli(["update", "docs"], { cwd: ws.dir });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, "docs: unchanged (2 tools)\ncontractpin.lock is unchanged\n");
+    assert.equal(
+      r.stdout,
+      "docs: unchanged (2 tools)\ncontractpin.lock and contractpin.contracts.json are unchanged\n",
+    );
     assert.equal(ws.read(), stale);
   });
 

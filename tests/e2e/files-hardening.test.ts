@@ -333,7 +333,10 @@ describe("a lock that pins no servers", () => {
       const repin = runCli(["init", "--force"], { cwd: ws.dir, env });
       assert.equal(repin.code, 0, repin.stderr);
       assert.equal(repin.stderr, "", "re-pinning the lock's servers is not 'nothing found'");
-      assert.equal(repin.stdout, "docs: unchanged (2 tools)\n");
+      assert.equal(
+        repin.stdout,
+        "docs: unchanged (2 tools)\ncontractpin.lock and contractpin.contracts.json are unchanged\n",
+      );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -34,7 +35,7 @@ import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderPinned } from "../render/pin-text.js";
+import { renderPinned, renderWritten } from "../render/pin-text.js";
 import { lockWords, shellWord } from "../render/shell.js";
 
 export const help = `Usage: contractpin add NAME (--file PATH | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
@@ -149,11 +150,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
     const pinned = new Map([
       [name, { server: digests, contracts, ...(surfaceContracts ? { surfaceContracts } : {}) }],
     ]);
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),
     });
@@ -164,6 +166,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   } else {
     await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
     await io.out(renderPinnedFindings(name, findings, io.color));
+    const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+    await io.out(renderWritten({ path: lockFile, written: true }, snapshots));
   }
   return EXIT.OK;
 }

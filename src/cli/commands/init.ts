@@ -6,6 +6,7 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -31,7 +32,7 @@ import type { Io } from "../io.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges, renderPinned } from "../render/pin-text.js";
+import { renderChanges, renderPinned, renderWritten } from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
@@ -159,13 +160,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(lockFile, lock, previous, {
+  const written = await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
     exclusive: values.force !== true,
   });
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),
     });
@@ -196,6 +198,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       );
       await io.out(renderPinnedFindings(name, findings, io.color));
     }
+    const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+    await io.out(renderWritten({ path: lockFile, written }, snapshots));
   }
   return EXIT.OK;
 }

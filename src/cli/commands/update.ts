@@ -4,6 +4,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -28,7 +29,7 @@ import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges } from "../render/pin-text.js";
+import { renderChanges, renderWritten } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
 
@@ -109,8 +110,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     previous,
     { signal: io.signal },
   );
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), repinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), repinned, {
       create: true,
       warn: warner(io),
     });
@@ -130,6 +132,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const review = notShown(r.findings, shownFindings(changes.explained?.get(r.name)));
     await io.out(renderPinnedFindings(r.name, review, io.color));
   }
-  await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
+  const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+  await io.out(renderWritten({ path: lockFile, written }, snapshots));
   return EXIT.OK;
 }

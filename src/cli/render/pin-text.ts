@@ -3,7 +3,8 @@ import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
 import { SURFACE_KINDS } from "../../core/surface/kinds.js";
-import { displayName, style } from "./style.js";
+import { shellWord } from "./shell.js";
+import { displayName, sanitizeLine, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
 
 /** One line for a server just pinned. */
@@ -15,6 +16,35 @@ export function renderPinned(
 ): string {
   const tools = `${server.tool_count} tool${server.tool_count === 1 ? "" : "s"}`;
   return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}${surfaceCounts(server)}, ${server.digest} in ${lockPath}\n`;
+}
+
+/** A file a pin command wrote, or found already as it would write it. */
+export interface PinFile {
+  path: string;
+  written: boolean;
+}
+
+/**
+ * The line after a pin that names the files written and what to commit: the
+ * lock and, when it exists, its snapshots file (`snapshots` undefined when
+ * there is none), since a teammate without the snapshots gets no diff from
+ * verify and an `audit` that cannot run. Nothing to commit when neither changed.
+ */
+export function renderWritten(lock: PinFile, snapshots: PinFile | undefined): string {
+  const files = snapshots === undefined ? [lock] : [lock, snapshots];
+  const written = files.filter((f) => f.written).map((f) => sanitizeLine(f.path));
+  const unchanged = files.filter((f) => !f.written).map((f) => sanitizeLine(f.path));
+  if (written.length === 0)
+    return `${unchanged.join(" and ")} ${unchanged.length === 1 ? "is" : "are"} unchanged\n`;
+  const add = `git add ${files.map((f) => shellWord(f.path)).join(" ")}`;
+  const note =
+    snapshots === undefined
+      ? " (no snapshots file)"
+      : unchanged.length > 0
+        ? ` (${unchanged[0]} unchanged)`
+        : "";
+  const commit = files.length === 1 ? "commit it" : "commit both";
+  return `wrote ${written.join(" and ")}${note}; ${commit}: ${add}\n`;
 }
 
 /** `, instructions, 4 prompts, 2 resource templates` for a server that pins its surface (SPEC.md 10). */
