@@ -282,6 +282,57 @@ describe("init", () => {
     assert.ok(existsSync(ws.path("contractpin.contracts.json")));
   });
 
+  it("a server whose variable is not set is skipped and named; the others are pinned and verified, and verify fails once it is pinned", () => {
+    const ws = new Workspace();
+    const server = (env?: Record<string, string>) => ({
+      command: process.execPath,
+      args: [SERVERS.fakeStdio, "ok"],
+      ...(env === undefined ? {} : { env }),
+    });
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: {
+          a: server(),
+          b: server(),
+          tavily: server({ TAVILY_API_KEY: "${CP_TEST_TAVILY_KEY}" }),
+        },
+      }),
+    );
+    const unset = { CP_TEST_TAVILY_KEY: undefined };
+    const r = runCli(["init"], { cwd: ws.dir, env: unset });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: skipped tavily: it needs \$\{CP_TEST_TAVILY_KEY\}, which is not set; set it and run 'contractpin init --force' to pin it$/m,
+    );
+    assert.match(r.stdout, /^wrote contractpin\.lock and contractpin\.contracts\.json; /m);
+    assert.match(
+      r.stdout,
+      /^not pinned, a variable is not set: tavily \(\$\{CP_TEST_TAVILY_KEY\}\); not in the lock, so verify does not check them: set it and run 'contractpin init --force'$/m,
+    );
+    assert.deepEqual(Object.keys(ws.lockJson().servers).sort(), ["a", "b"]);
+    assert.equal(runCli(["verify"], { cwd: ws.dir, env: unset }).code, 0);
+
+    // Pinned with the variable set, a teammate without it keeps the pin, and CI fails on it.
+    const set = { CP_TEST_TAVILY_KEY: "k" };
+    assert.equal(runCli(["init", "--force"], { cwd: ws.dir, env: set }).code, 0);
+    const pinned = ws.lockJson().servers["tavily"];
+    assert.ok(pinned !== undefined);
+    const teammate = runCli(["init", "--force"], { cwd: ws.dir, env: unset });
+    assert.equal(teammate.code, 0, teammate.stderr);
+    assert.match(
+      teammate.stderr,
+      /^contractpin: kept tavily as the lock pinned it, not read: it needs \$\{CP_TEST_TAVILY_KEY\}, which is not set$/m,
+    );
+    assert.match(teammate.stdout, /^not re-read, a variable is not set: tavily /m);
+    assert.deepEqual(ws.lockJson().servers["tavily"], pinned);
+    const ci = runCli(["verify"], { cwd: ws.dir, env: unset });
+    assert.equal(ci.code, 1, ci.stderr);
+    assert.match(ci.stdout, /^tavily {2}UNREACHABLE {2}.*CP_TEST_TAVILY_KEY is not set/m);
+    assert.equal(runCli(["verify", "a", "b"], { cwd: ws.dir, env: unset }).code, 0);
+  });
+
   it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {
     const ws = new Workspace();
     ws.dump("docs.json", baseTools());

@@ -2,7 +2,9 @@ import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
+import { setMember } from "../../core/json-value.js";
 import { timestamp, type Lock } from "../../core/lock.js";
+import { unsetVariables } from "../../core/server-source.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
@@ -32,7 +34,14 @@ import type { Io } from "../io.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges, renderPinned, renderWritten } from "../render/pin-text.js";
+import {
+  renderChanges,
+  renderNotPinned,
+  renderNotReadLine,
+  renderPinned,
+  renderWritten,
+  type NotRead,
+} from "../render/pin-text.js";
 import { displayName } from "../render/style.js";
 
 export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
@@ -51,8 +60,11 @@ Pins servers into a fresh lock. Where the servers come from:
 
 Servers of an existing lock that no config names are kept and re-pinned.
 Disabled servers are skipped and listed, as is a server whose VS Code
-\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it); a skipped
-server leaves the exit code at 0. \${workspaceFolder} is written relative to
+\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it) and a server
+that refers to a \${VAR} that is not set (its pin in an existing lock is kept
+as it was, unread); the others are pinned, and a closing line names every
+server not pinned. A skipped server leaves the exit code at 0; verify fails
+on a pinned server whose variable is not set. \${workspaceFolder} is written relative to
 the lock's directory, so the lock works in every clone. A literal secret in a
 config is never written: the lock refers to an environment variable instead (a
 warning names it), or the server is skipped with the reason.
@@ -125,6 +137,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     dirname(resolve(lockFile)),
   );
   let requests: PinRequest[];
+  // The configs' servers the import skipped (disabled, an \${input:ID} without a value, ...).
+  const skipped = imported.skipped.map((s) => s.name);
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
     requests = imported.servers.map((s) => ({
@@ -152,9 +166,23 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
 
+  // A server that refers to a variable that is not set cannot be read: the
+  // others are pinned, it is named (and a pin of it kept as it was), so one
+  // teammate's missing secret blocks no one and needs no dummy value.
+  const notRead: NotRead[] = [];
+  requests = requests.filter((r) => {
+    const variables = unsetVariables(r.source, { ...ctx.env, ...r.extraEnv });
+    if (variables.length === 0) return true;
+    notRead.push({ name: r.name, variables, kept: Object.hasOwn(previous?.servers ?? {}, r.name) });
+    return false;
+  });
+  for (const server of notRead) await io.err(renderNotReadLine(server));
+
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const pinned = await pinAll(requests, ctx, concurrency, repeat);
   const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
+  for (const { name, kept } of notRead)
+    if (kept) setMember(servers, name, previous!.servers[name]!);
   // What a re-pin changed, before the snapshots (the old contracts) are rewritten.
   const before = previous?.servers ?? {};
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
@@ -182,7 +210,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       findings: firstSightFindings(name, pinned.get(name)!.contracts),
     }));
     await io.out(renderPinJson(lockFile, reports));
-  } else if (requests.length === 0) {
+  } else if (requests.length === 0 && notRead.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {
     // A re-pin (init --force) says what it accepted, as update does.
@@ -200,6 +228,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
     await io.out(renderWritten({ path: lockFile, written }, snapshots));
+    await io.out(renderNotPinned(notRead, skipped));
   }
   return EXIT.OK;
 }
