@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
 import { SERVERS, startHttpScript } from "../helpers/servers.js";
+import { onTerminal } from "../helpers/terminal.js";
 import { baseTools, Workspace, type Tool } from "../helpers/workspace.js";
 
 describe("add", () => {
@@ -532,4 +533,39 @@ describe("every command has --help", () => {
       if (!["digest", "canonicalize"].includes(command)) assert.match(r.stdout, /--lock PATH/);
     });
   }
+});
+
+describe("add, init and update show progress as verify does", () => {
+  const live = [process.execPath, SERVERS.fakeStdio, "ok"];
+  const quiet = { CI: undefined, GITHUB_ACTIONS: undefined };
+
+  it("in CI, one plain line per server read; in a script's pipe, none", () => {
+    const ws = new Workspace();
+    const ci = { ...quiet, CI: "true" };
+    const add = runCli(["add", "a", "--", ...live], { cwd: ws.dir, env: ci });
+    assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const update = runCli(["update"], { cwd: ws.dir, env: ci });
+    assert.match(update.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const init = runCli(["init", "--force"], { cwd: ws.dir, env: ci });
+    assert.match(init.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const piped = runCli(["update"], { cwd: ws.dir, env: quiet });
+    assert.equal(piped.stderr, "");
+    // A server that cannot be read is shown as verify shows it.
+    const bad = runCli(["add", "b", "--", process.execPath, "-e", "process.exit(3)"], {
+      cwd: ws.dir,
+      env: ci,
+    });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^\[1\/1\] b: UNREACHABLE \(\d+\.\d\d s\)$/m);
+  });
+
+  it("on a terminal, what is being read, redrawn with its time once read", () => {
+    const ws = new Workspace();
+    const r = onTerminal(["add", "a", "--", ...live], { ...quiet, NO_COLOR: "1" }, ws.dir);
+    assert.equal(r.code, 0, r.data);
+    assert.match(r.data, /^ {2}reading {2}a\r?$/m);
+    // The list redrawn in place: cursor up one line, the line cleared, the result.
+    assert.ok(r.data.includes("\u001b[1A\u001b[2K  ok       a ("), r.data);
+  });
 });

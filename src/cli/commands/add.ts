@@ -29,6 +29,7 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -145,7 +146,18 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);
+  const report = pinProgress([{ name, source }], io, ctx.env);
+  const started = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  let read;
+  try {
+    read = await readStable(name, source, ctx, repeat);
+  } catch (err) {
+    if (io.signal?.aborted !== true) report?.done({ name, status: "unreachable" }, seconds());
+    throw err;
+  }
+  report?.done({ name, status: "ok" }, seconds());
+  const { digests, contracts, surfaceContracts } = read;
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };

@@ -26,6 +26,7 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { checkConfigOptions, nothingFound } from "../config-files.js";
@@ -179,7 +180,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const server of notRead) await io.err(renderNotReadLine(server));
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
-  const pinned = await pinAll(requests, ctx, concurrency, repeat);
+  const report = pinProgress(requests, io, ctx.env);
+  const pinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
+    // A read cut short by Ctrl-C is not a server that could not be read.
+    io.signal?.aborted
+      ? undefined
+      : report?.done({ name, status: ok ? "ok" : "unreachable" }, seconds),
+  );
   const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
   for (const { name, kept } of notRead)
     if (kept) setMember(servers, name, previous!.servers[name]!);

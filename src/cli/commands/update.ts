@@ -23,6 +23,7 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
@@ -86,11 +87,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   const names =
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
-  const repinned = await pinAll(
-    requestsFromLock(names, previous.servers),
-    ctx,
-    concurrency,
-    repeat,
+  const requests = requestsFromLock(names, previous.servers);
+  const report = pinProgress(requests, io, ctx.env);
+  const repinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
+    // A read cut short by Ctrl-C is not a server that could not be read.
+    io.signal?.aborted
+      ? undefined
+      : report?.done({ name, status: ok ? "ok" : "unreachable" }, seconds),
   );
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, { server }] of repinned) setMember(servers, name, server);
