@@ -334,6 +334,22 @@ describe("init", () => {
     assert.equal(runCli(["verify", "a", "b"], { cwd: ws.dir, env: unset }).code, 0);
   });
 
+  it("discovers a project's .gemini/settings.json (Gemini CLI's project scope)", () => {
+    const ws = new Workspace();
+    mkdirSync(ws.path(".gemini"));
+    ws.write(
+      ".gemini/settings.json",
+      JSON.stringify({
+        theme: "GitHub",
+        mcpServers: { g: { command: process.execPath, args: [SERVERS.fakeStdio, "ok"] } },
+      }),
+    );
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /reading \S+\.gemini\/settings\.json/);
+    assert.deepEqual(Object.keys(ws.lockJson().servers), ["g"]);
+  });
+
   it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {
     const ws = new Workspace();
     ws.dump("docs.json", baseTools());

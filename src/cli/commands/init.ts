@@ -54,7 +54,8 @@ Pins servers into a fresh lock. Where the servers come from:
                        Cline; Continue's by a .yaml or .yml name)
   (no --from)          the project's client configs in the current directory:
                        .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
-                       .zed/settings.json, .continue/mcpServers/*.yaml; with
+                       .zed/settings.json, .gemini/settings.json,
+                       .continue/mcpServers/*.yaml; with
                        --user also the user-level ones (see docs/configs.md);
                        if there are none, the servers the lock defines; and
                        without a lock either, an empty lock for 'contractpin add'
