@@ -55,6 +55,23 @@ describe("every commit line names the lock and its snapshots", () => {
   }
 });
 
+// docs/ci.md asks to reference every action by a full commit SHA; the examples do as they say.
+describe("every action an example uses is pinned by a full commit SHA", () => {
+  for (const file of exampleFiles()) {
+    it(file, () => {
+      const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+      const found = lines
+        .map((line, i) => ({ line, at: i + 1 }))
+        .filter(({ line }) => /^\s*-?\s*uses:\s/.test(line))
+        .filter(({ line }) => !/@[0-9a-f]{40}\b|@<full commit SHA>/.test(line));
+      assert.deepEqual(
+        found.map(({ line, at }) => `${file}:${at}: ${line.trim()}`),
+        [],
+      );
+    });
+  }
+});
+
 describe("examples run the installed contractpin, never one fetched by name", () => {
   for (const file of exampleFiles()) {
     it(file, () => {
