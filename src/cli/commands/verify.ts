@@ -159,7 +159,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowNew,
       ...(allowEnv === undefined ? {} : { allowEnv }),
     });
-    report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
+    // A read cut short by Ctrl-C or SIGTERM is not a server that could not be read.
+    if (io.signal?.aborted !== true)
+      report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
     return result;
   });
   // An interrupt cut the reads short: the run has no verdict (exit 2), so no
