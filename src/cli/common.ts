@@ -3,6 +3,7 @@ import { ContractpinError } from "../core/errors.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../core/limits.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import type { Io } from "./io.js";
+import { progress, type Progress } from "./render/progress.js";
 import { sanitizeLine } from "./render/style.js";
 import { findLock, LOCK_NAME } from "../io/find-lock.js";
 
@@ -193,4 +194,26 @@ export function knownServers(
 /** The warning sink: one sanitised `contractpin: warning: ...` line on stderr per message. */
 export function warner(io: Pick<Io, "err">): (message: string) => void {
   return (message) => void io.err(`contractpin: warning: ${sanitizeLine(message)}\n`);
+}
+
+/**
+ * The live progress of a pin command (add, init, update) over the servers it
+ * reads, as verify shows it: on a terminal, one line per server redrawn as
+ * each is read; in CI (CI or GITHUB_ACTIONS set), one plain line per server;
+ * otherwise (a script's pipe) nothing, and nothing when every server is a
+ * dump file, which reads at once.
+ */
+export function pinProgress(
+  servers: readonly { name: string; source: { transport: string } }[],
+  io: Pick<Io, "err" | "interactive" | "rows">,
+  env: Readonly<Record<string, string | undefined>>,
+): Progress | undefined {
+  if (!servers.some((s) => s.source.transport !== "file")) return undefined;
+  const ci = Boolean(env["CI"]) || env["GITHUB_ACTIONS"] === "true";
+  if (!io.interactive && !ci) return undefined;
+  return progress(
+    servers.map((s) => s.name),
+    io,
+    (text) => void io.err(text),
+  );
 }

@@ -19,18 +19,13 @@ export const REPORT_OPTIONS = {
   "json-file": { type: "string" },
 } as const;
 
-export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (schema in docs/reports.md), sarif
-                       (SARIF 2.1.0, for code scanning), github (the text report, then
-                       workflow commands: an annotation per finding on the lock's line),
-                       markdown (a summary for a pull-request comment)
+export const REPORT_HELP = `  --format FORMAT      the report: text (default), json (docs/reports.md), sarif,
+                       github (annotations on the lock's lines), markdown (a PR comment)
   --json               the same as --format json
-  --output FILE        write the report to FILE instead of stdout; a short summary
-                       still goes to the terminal
+  --output FILE        write the report to FILE instead of stdout (a summary still shows)
   --sarif FILE         also write a SARIF report to FILE, whatever --format is
-                       (one run of the servers gives every report)
-  --json-file FILE     also write the JSON report to FILE, whatever --format is
-                       (each report file is replaced atomically, and never written
-                       through a symbolic link: exit 2)`;
+  --json-file FILE     also write the JSON report to FILE (files are replaced
+                       atomically, never through a symbolic link)`;
 
 /** What --format, --json, --output and --sarif asked for. */
 export interface ReportRequest {

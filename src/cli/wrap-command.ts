@@ -14,7 +14,8 @@ export const CONFIG_HELP = `  --from PATH          rewrite this config file (rep
                        content, as for init)
   (no --from)          the project's client configs in the current directory:
                        .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
-                       .zed/settings.json, .continue/mcpServers/*.yaml (YAML
+                       .zed/settings.json, .gemini/settings.json,
+                       .continue/mcpServers/*.yaml (YAML
                        is never rewritten: its entries are left alone, exit 1)
   --user               also the user-level configs (Claude Desktop, ~/.claude.json,
                        ~/.cursor/mcp.json, Windsurf, Codex, Gemini CLI, Zed,

@@ -61,6 +61,7 @@ export function configLocations(options: LocationOptions): ConfigLocation[] {
     project("VS Code", ".vscode", "mcp.json"),
     project("Cursor", ".cursor", "mcp.json"),
     project("Zed", ".zed", "settings.json"),
+    project("Gemini CLI", ".gemini", "settings.json"),
     { ...project("Continue", ".continue", "mcpServers"), folder: true },
     user("Claude Desktop", p.join(desktopDir, "Claude", "claude_desktop_config.json")),
     user("Claude Code", p.join(home, ".claude.json")),
@@ -111,7 +112,8 @@ export function selectConfigs(
     ...options,
   }).filter((l) => l.scope === "project" || user);
   return {
-    paths: locations.flatMap((l) => (l.folder ? folderConfigs(l.path) : [l.path])),
+    // A project in the home folder has ~/.gemini/settings.json as both: read once.
+    paths: [...new Set(locations.flatMap((l) => (l.folder ? folderConfigs(l.path) : [l.path])))],
     required: false,
     searched: locations.map((l) => (l.folder ? path.join(l.path, "*.yaml") : l.path)),
   };

@@ -99,6 +99,25 @@ export function runnerOptions(command: readonly string[]): string[] {
   return [...rest];
 }
 
+/**
+ * Every package spec npx (or `npm exec`) is asked to install, as written
+ * (`--package a --package b`, else the command's package), or undefined when
+ * the command is not one of them.
+ */
+export function npxPackages(command: readonly string[]): string[] | undefined {
+  const runner = findRunner([...command]);
+  const words = runner?.invocation.split(" ") ?? [];
+  const exe = (words[0] ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    .toLowerCase()
+    .replace(/\.(cmd|exe)$/, "");
+  const npm = exe === "npx" || (exe === "npm" && words.length === 2);
+  if (runner === undefined || !npm) return undefined;
+  const specs = packageSpecs(runner).map((s) => s.spec);
+  return specs.length === 0 ? undefined : specs;
+}
+
 /** The package (or image) specs a runner is asked to run. */
 function packageSpecs({ ecosystem, rest }: Runner): SpecAt[] {
   const named: SpecAt[] = [];

@@ -95,6 +95,17 @@ export function referencedVariables(source: ServerSource): string[] {
 }
 
 /**
+ * The variables a server definition refers to that are unset or empty in
+ * `env`: a server that reading would refuse (expandReferences), each once.
+ */
+export function unsetVariables(
+  source: ServerSource,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  return referencedVariables(source).filter((name) => env[name] === undefined || env[name] === "");
+}
+
+/**
  * What reading `source` expands from `env`, as `[value, "${NAME}"]` pairs,
  * longest value first: the text to put back in place of each value wherever
  * contractpin prints or writes something about the server (src/core/redact.ts).

@@ -1,5 +1,8 @@
 import { runnerPackage, type RunnerPackage } from "../config/package-runner.js";
+import { setMember } from "../core/json-value.js";
 import type { PinnedServer } from "../core/lock.js";
+import { REFERENCE } from "../core/secrets.js";
+import type { StdioSource } from "../core/server-source.js";
 import { failureLines } from "./failure.js";
 import { mapConcurrent } from "./concurrency.js";
 import { REGISTRIES, type PackageVersions, type Registry } from "../registry/ecosystems.js";
@@ -52,10 +55,39 @@ export async function lookupVersions(
   if (server.transport !== "stdio") throw new Error("lookupVersions: not a stdio server");
   const registry = registryOf(pkg);
   if (registry === undefined) throw new Error(`lookupVersions: no registry for ${pkg.ecosystem}`);
-  return registry.versions(pkg, stdioSpawnSpec(server, ctx), {
+  return registry.versions(pkg, stdioSpawnSpec(lookupSource(server, ctx.env), ctx), {
     timeoutMs: ctx.timeoutMs,
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
   });
+}
+
+/**
+ * Variables a package runner or its registry configuration reads by name
+ * (npm_config_*, uv's and pip's settings, config folders, proxies,
+ * certificates): an env entry of one of them is needed exactly as written.
+ */
+const RUNNER_READS =
+  /^(?:npm_config_|uv_|pip_|xdg_|docker_|registry_auth_file$|netrc$|home$|path$|ssl_cert_|node_extra_ca_certs$|requests_ca_bundle$|(?:https?|no|all)_proxy$)/i;
+
+/**
+ * The definition a registry is asked with: the server's own, less each env
+ * entry that refers to a variable that is not set, unless a runner reads that
+ * entry by name. Asking a registry needs no server secret (an API key), so its
+ * absence refuses nothing; an entry that chooses the registry or its
+ * credential still refuses the look-up when unset (ENV_UNSET), never asking
+ * another registry in its place.
+ */
+function lookupSource(
+  server: StdioSource,
+  env: Readonly<Record<string, string | undefined>>,
+): StdioSource {
+  if (server.env === undefined) return server;
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(server.env)) {
+    const unset = [...value.matchAll(REFERENCE)].some((m) => !env[m[1]!]);
+    if (!unset || RUNNER_READS.test(name)) setMember(kept, name, value);
+  }
+  return { ...server, env: kept };
 }
 
 /**

@@ -58,31 +58,13 @@ export async function pinAll(
   ctx: ReadContext,
   concurrency: number,
   repeat = 1,
+  onRead?: (name: string, ok: boolean, seconds: number) => void,
 ): Promise<Map<string, Pinned>> {
   const results = await mapConcurrent(requests, concurrency, async (request) => {
-    const { name, source, extraEnv } = request;
-    const readCtx: ReadContext =
-      extraEnv === undefined ? { ...ctx } : { ...ctx, env: { ...ctx.env, ...extraEnv } };
-    if (ctx.surface !== undefined && request.resources === true)
-      readCtx.surface = { resources: true };
-    if (request.scope === null) delete readCtx.surface;
-    else if (request.scope !== undefined) readCtx.surface = request.scope;
-    try {
-      const { digests, contracts, surfaceContracts } = await readStable(
-        name,
-        source,
-        readCtx,
-        repeat,
-      );
-      const server = { ...source, ...digests } as PinnedServer;
-      const pinned: Pinned =
-        surfaceContracts === undefined
-          ? { server, contracts }
-          : { server, contracts, surfaceContracts };
-      return { name, pinned };
-    } catch (error) {
-      return { name, error };
-    }
+    const started = process.hrtime.bigint();
+    const result = await pinOne(request, ctx, repeat);
+    onRead?.(request.name, "pinned" in result, Number(process.hrtime.bigint() - started) / 1e9);
+    return result;
   });
   // An interrupt wins over the failures it caused (every read cut short).
   ctx.signal?.throwIfAborted();
@@ -99,4 +81,35 @@ export async function pinAll(
     );
   }
   return new Map(results.map((r) => [r.name, (r as { pinned: Pinned }).pinned]));
+}
+
+/** One request read and pinned, or the error that stopped it. */
+async function pinOne(
+  request: PinRequest,
+  ctx: ReadContext,
+  repeat: number,
+): Promise<{ name: string; pinned: Pinned } | { name: string; error: unknown }> {
+  const { name, source, extraEnv } = request;
+  const readCtx: ReadContext =
+    extraEnv === undefined ? { ...ctx } : { ...ctx, env: { ...ctx.env, ...extraEnv } };
+  if (ctx.surface !== undefined && request.resources === true)
+    readCtx.surface = { resources: true };
+  if (request.scope === null) delete readCtx.surface;
+  else if (request.scope !== undefined) readCtx.surface = request.scope;
+  try {
+    const { digests, contracts, surfaceContracts } = await readStable(
+      name,
+      source,
+      readCtx,
+      repeat,
+    );
+    const server = { ...source, ...digests } as PinnedServer;
+    const pinned: Pinned =
+      surfaceContracts === undefined
+        ? { server, contracts }
+        : { server, contracts, surfaceContracts };
+    return { name, pinned };
+  } catch (error) {
+    return { name, error };
+  }
 }

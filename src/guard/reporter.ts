@@ -133,8 +133,18 @@ function findingsOf(e: ToolEvent | SurfaceEvent): string {
 
 function digestsOf(e: ToolEvent | SurfaceEvent): string {
   return e.reason === "drifted"
-    ? ` (pinned ${e.pinned}, live ${e.live})`
+    ? ` (pinned ${shortDigest(e.pinned)}, live ${shortDigest(e.live)})`
     : e.reason === "unpinned"
-      ? ` (not in the lock; live ${e.live})`
+      ? ` (not in the lock; live ${shortDigest(e.live)})`
       : " (the server does not list it)";
+}
+
+/**
+ * A digest on a stderr line: its algorithm and first 12 hex digits, enough to
+ * tell two apart by eye; the --log event keeps it whole.
+ */
+export function shortDigest(digest: string | undefined): string | undefined {
+  if (digest === undefined) return undefined;
+  const colon = digest.indexOf(":");
+  return digest.length > colon + 13 ? `${digest.slice(0, colon + 13)}...` : digest;
 }

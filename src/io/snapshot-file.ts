@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { contractOf, type Contract } from "../core/contract.js";
 import { isPinnedEntry, type Digest } from "../core/digest.js";
@@ -43,6 +43,19 @@ export function snapshotPath(lockPath: string): string {
   const name = basename(lockPath);
   const stem = name.endsWith(".lock") && name.length > 5 ? name.slice(0, -5) : name;
   return join(dirname(lockPath), `${stem}.contracts.json`);
+}
+
+/**
+ * The sidecar of `lockPath` as a pin command names it to the user: its path
+ * and whether the pin just `written` it; undefined when there is no such file
+ * (--no-snapshot on a lock without one, or one that could not be written).
+ */
+export function snapshotFileAfterPin(
+  lockPath: string,
+  written: boolean,
+): { path: string; written: boolean } | undefined {
+  const path = snapshotPath(lockPath);
+  return written || existsSync(path) ? { path, written } : undefined;
 }
 
 /** What {@link readSnapshot} found: a snapshot, or none with (perhaps) why. */

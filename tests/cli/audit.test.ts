@@ -88,9 +88,11 @@ describe("pinning reports what it pins", () => {
     assert.deepEqual(JSON.parse(runs[1]!.stdout).servers[0].changed_tools, []);
   });
 
-  it("add of a server the rules find nothing in prints only the pin", () => {
+  it("add of a server the rules find nothing in prints only the pin and the files written", () => {
     const { add } = pinnedWorkspace(baseTools());
-    assert.equal(add.split("\n").filter(Boolean).length, 1, add);
+    const lines = add.split("\n").filter(Boolean);
+    assert.equal(lines.length, 2, add);
+    assert.match(lines[1]!, /^wrote contractpin\.lock and contractpin\.contracts\.json; /);
   });
 
   it("update and init --force report the findings of what they re-pin", () => {

@@ -36,6 +36,42 @@ const FETCHED = [
   /\b(?:pnpm\s+dlx|bunx|pnpx)\s+contractpin\b/,
 ];
 
+// A teammate who commits the lock alone gets no diff from verify and an audit
+// that cannot run (issue 37): every commit line names the snapshots too.
+describe("every commit line names the lock and its snapshots", () => {
+  for (const file of exampleFiles()) {
+    it(file, () => {
+      const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+      const found = lines
+        .map((line, i) => ({ line, at: i + 1 }))
+        .filter(
+          ({ line }) => /\bgit add\b.*\.lock\b/.test(line) && !/\.contracts\.json\b/.test(line),
+        );
+      assert.deepEqual(
+        found.map(({ line, at }) => `${file}:${at}: ${line.trim()}`),
+        [],
+      );
+    });
+  }
+});
+
+// docs/ci.md asks to reference every action by a full commit SHA; the examples do as they say.
+describe("every action an example uses is pinned by a full commit SHA", () => {
+  for (const file of exampleFiles()) {
+    it(file, () => {
+      const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+      const found = lines
+        .map((line, i) => ({ line, at: i + 1 }))
+        .filter(({ line }) => /^\s*-?\s*uses:\s/.test(line))
+        .filter(({ line }) => !/@[0-9a-f]{40}\b|@<full commit SHA>/.test(line));
+      assert.deepEqual(
+        found.map(({ line, at }) => `${file}:${at}: ${line.trim()}`),
+        [],
+      );
+    });
+  }
+});
+
 describe("examples run the installed contractpin, never one fetched by name", () => {
   for (const file of exampleFiles()) {
     it(file, () => {

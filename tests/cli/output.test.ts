@@ -96,4 +96,24 @@ print(p.wait(), len(data), hashlib.sha256(data).hexdigest())
     assert.ok(!plain.data.includes("\u001b["), "no colour under NO_COLOR");
     assert.ok(plain.data.includes("fetch_page"));
   });
+
+  it("word diffs: red and green on a terminal, never under NO_COLOR nor into a pipe", () => {
+    const drift = new Workspace();
+    drift.dump("docs.json", baseTools());
+    assert.equal(runCli(["add", "docs", "--file", "docs.json"], { cwd: drift.dir }).code, 0);
+    const tools = baseTools();
+    tools[0]!["description"] = "Search the whole index for documents.";
+    drift.dump("docs.json", tools);
+    const coloured = onTerminal(["verify"], { NO_COLOR: undefined }, drift.dir);
+    assert.equal(coloured.code, 1, coloured.data);
+    assert.ok(coloured.data.includes("\u001b[31m[-"), coloured.data);
+    assert.ok(coloured.data.includes("\u001b[32m{+"), coloured.data);
+    const plain = onTerminal(["verify"], { NO_COLOR: "1" }, drift.dir);
+    assert.equal(plain.code, 1);
+    assert.ok(plain.data.includes("[-") && plain.data.includes("{+"), plain.data);
+    assert.ok(!plain.data.includes("\u001b[31m") && !plain.data.includes("\u001b[32m"), plain.data);
+    const piped = runCli(["verify"], { cwd: drift.dir });
+    assert.ok(piped.stdout.includes("{+") && !piped.stdout.includes("\u001b["), piped.stdout);
+    rmSync(drift.dir, { recursive: true, force: true });
+  });
 });

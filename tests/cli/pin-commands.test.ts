@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";
 import { SERVERS, startHttpScript } from "../helpers/servers.js";
+import { onTerminal } from "../helpers/terminal.js";
 import { baseTools, Workspace, type Tool } from "../helpers/workspace.js";
 
 describe("add", () => {
@@ -13,7 +14,7 @@ describe("add", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^pinned docs \(file docs\.json\): 2 tools, sha256:[0-9a-f]{64} in contractpin\.lock\n$/,
+      /^pinned docs \(file docs\.json\): 2 tools, sha256:[0-9a-f]{64} in contractpin\.lock\nwrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json\n$/,
     );
     const lock = ws.lockJson();
     assert.equal(lock["contractpin"], "1");
@@ -25,6 +26,32 @@ describe("add", () => {
       path: "docs.json",
       ...(pythonDigest(dump) as object),
     });
+  });
+
+  it("names both files it wrote, and what to commit; without snapshots, only the lock", () => {
+    const ws = new Workspace();
+    ws.dump("docs.json", baseTools());
+    const both = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
+    assert.equal(both.code, 0, both.stderr);
+    assert.match(
+      both.stdout,
+      /^wrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json$/m,
+    );
+    assert.ok(existsSync(ws.path("contractpin.contracts.json")));
+    const other = new Workspace();
+    other.dump("docs.json", baseTools());
+    const bare = runCli(
+      ["add", "docs", "--file", "docs.json", "--lock", "my lock.lock", "--no-snapshot"],
+      {
+        cwd: other.dir,
+      },
+    );
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.match(
+      bare.stdout,
+      /^wrote my lock\.lock \(no snapshots file\); commit it: git add 'my lock\.lock'$/m,
+    );
+    assert.ok(!existsSync(other.path("my lock.contracts.json")));
   });
 
   it("writes the lock pretty-printed, keys sorted, two-space indent, LF, trailing newline", () => {
@@ -239,6 +266,90 @@ describe("init", () => {
     assert.equal(runCli(["verify", "--allow-empty"], { cwd: ws.dir }).code, 0);
   });
 
+  it("from a project config, names both files it wrote and what to commit", () => {
+    const ws = new Workspace();
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: { s: { command: process.execPath, args: [SERVERS.fakeStdio, "ok"] } },
+      }),
+    );
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^wrote contractpin\.lock and contractpin\.contracts\.json; commit both: git add contractpin\.lock contractpin\.contracts\.json\n$/m,
+    );
+    assert.ok(existsSync(ws.path("contractpin.contracts.json")));
+  });
+
+  it("a server whose variable is not set is skipped and named; the others are pinned and verified, and verify fails once it is pinned", () => {
+    const ws = new Workspace();
+    const server = (env?: Record<string, string>) => ({
+      command: process.execPath,
+      args: [SERVERS.fakeStdio, "ok"],
+      ...(env === undefined ? {} : { env }),
+    });
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: {
+          a: server(),
+          b: server(),
+          tavily: server({ TAVILY_API_KEY: "${CP_TEST_TAVILY_KEY}" }),
+        },
+      }),
+    );
+    const unset = { CP_TEST_TAVILY_KEY: undefined };
+    const r = runCli(["init"], { cwd: ws.dir, env: unset });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^contractpin: skipped tavily: it needs \$\{CP_TEST_TAVILY_KEY\}, which is not set; set it and run 'contractpin init --force' to pin it$/m,
+    );
+    assert.match(r.stdout, /^wrote contractpin\.lock and contractpin\.contracts\.json; /m);
+    assert.match(
+      r.stdout,
+      /^not pinned, a variable is not set: tavily \(\$\{CP_TEST_TAVILY_KEY\}\); not in the lock, so verify does not check them: set it and run 'contractpin init --force'$/m,
+    );
+    assert.deepEqual(Object.keys(ws.lockJson().servers).sort(), ["a", "b"]);
+    assert.equal(runCli(["verify"], { cwd: ws.dir, env: unset }).code, 0);
+
+    // Pinned with the variable set, a teammate without it keeps the pin, and CI fails on it.
+    const set = { CP_TEST_TAVILY_KEY: "k" };
+    assert.equal(runCli(["init", "--force"], { cwd: ws.dir, env: set }).code, 0);
+    const pinned = ws.lockJson().servers["tavily"];
+    assert.ok(pinned !== undefined);
+    const teammate = runCli(["init", "--force"], { cwd: ws.dir, env: unset });
+    assert.equal(teammate.code, 0, teammate.stderr);
+    assert.match(
+      teammate.stderr,
+      /^contractpin: kept tavily as the lock pinned it, not read: it needs \$\{CP_TEST_TAVILY_KEY\}, which is not set$/m,
+    );
+    assert.match(teammate.stdout, /^not re-read, a variable is not set: tavily /m);
+    assert.deepEqual(ws.lockJson().servers["tavily"], pinned);
+    const ci = runCli(["verify"], { cwd: ws.dir, env: unset });
+    assert.equal(ci.code, 1, ci.stderr);
+    assert.match(ci.stdout, /^tavily {2}UNREACHABLE {2}.*CP_TEST_TAVILY_KEY is not set/m);
+    assert.equal(runCli(["verify", "a", "b"], { cwd: ws.dir, env: unset }).code, 0);
+  });
+
+  it("discovers a project's .gemini/settings.json (Gemini CLI's project scope)", () => {
+    const ws = new Workspace();
+    mkdirSync(ws.path(".gemini"));
+    ws.write(
+      ".gemini/settings.json",
+      JSON.stringify({
+        theme: "GitHub",
+        mcpServers: { g: { command: process.execPath, args: [SERVERS.fakeStdio, "ok"] } },
+      }),
+    );
+    const r = runCli(["init"], { cwd: ws.dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /reading \S+\.gemini\/settings\.json/);
+    assert.deepEqual(Object.keys(ws.lockJson().servers), ["g"]);
+  });
+
   it("refuses to overwrite an existing lock without --force (exit 2), leaving it untouched", () => {
     const ws = new Workspace();
     ws.dump("docs.json", baseTools());
@@ -271,6 +382,7 @@ describe("init", () => {
         "      (none)",
         "    [medium] tool-added",
         "more: unchanged (1 tools)",
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
         "",
       ].join("\n"),
     );
@@ -330,7 +442,7 @@ describe("update", () => {
         "    [low] description-changed at description",
         "      description:",
         "        [-Search the index for documents matching a query.-]{+Changed.+}",
-        "wrote contractpin.lock",
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
         "",
       ].join("\n"),
     );
@@ -371,7 +483,15 @@ describe("update", () => {
     );
     const r = runCli(["update"], { cwd: ws.dir });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, ["docs: updated", ...blocks, "wrote contractpin.lock", ""].join("\n"));
+    assert.equal(
+      r.stdout,
+      [
+        "docs: updated",
+        ...blocks,
+        "wrote contractpin.lock and contractpin.contracts.json; commit both: git add contractpin.lock contractpin.contracts.json",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("does not rewrite a lock whose content would not change (no generated_at churn)", () => {
@@ -384,7 +504,10 @@ describe("update", () => {
     ws.write("contractpin.lock", stale);
     const r = runCli(["update", "docs"], { cwd: ws.dir });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, "docs: unchanged (2 tools)\ncontractpin.lock is unchanged\n");
+    assert.equal(
+      r.stdout,
+      "docs: unchanged (2 tools)\ncontractpin.lock and contractpin.contracts.json are unchanged\n",
+    );
     assert.equal(ws.read(), stale);
   });
 
@@ -426,4 +549,39 @@ describe("every command has --help", () => {
       if (!["digest", "canonicalize"].includes(command)) assert.match(r.stdout, /--lock PATH/);
     });
   }
+});
+
+describe("add, init and update show progress as verify does", () => {
+  const live = [process.execPath, SERVERS.fakeStdio, "ok"];
+  const quiet = { CI: undefined, GITHUB_ACTIONS: undefined };
+
+  it("in CI, one plain line per server read; in a script's pipe, none", () => {
+    const ws = new Workspace();
+    const ci = { ...quiet, CI: "true" };
+    const add = runCli(["add", "a", "--", ...live], { cwd: ws.dir, env: ci });
+    assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const update = runCli(["update"], { cwd: ws.dir, env: ci });
+    assert.match(update.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const init = runCli(["init", "--force"], { cwd: ws.dir, env: ci });
+    assert.match(init.stderr, /^\[1\/1\] a: ok \(\d+\.\d\d s\)$/m);
+    const piped = runCli(["update"], { cwd: ws.dir, env: quiet });
+    assert.equal(piped.stderr, "");
+    // A server that cannot be read is shown as verify shows it.
+    const bad = runCli(["add", "b", "--", process.execPath, "-e", "process.exit(3)"], {
+      cwd: ws.dir,
+      env: ci,
+    });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^\[1\/1\] b: UNREACHABLE \(\d+\.\d\d s\)$/m);
+  });
+
+  it("on a terminal, what is being read, redrawn with its time once read", () => {
+    const ws = new Workspace();
+    const r = onTerminal(["add", "a", "--", ...live], { ...quiet, NO_COLOR: "1" }, ws.dir);
+    assert.equal(r.code, 0, r.data);
+    assert.match(r.data, /^ {2}reading {2}a\r?$/m);
+    // The list redrawn in place: cursor up one line, the line cleared, the result.
+    assert.ok(r.data.includes("\u001b[1A\u001b[2K  ok       a ("), r.data);
+  });
 });

@@ -71,6 +71,31 @@ describe("wrap's diff", () => {
     assert.match(renderDiff([{ plan }]), /"e<U\+202E>vil": \{/);
   });
 
+  it("shows a header that refers to a variable as written; a literal one, or one with a literal credential beside its reference, masked", () => {
+    const entry = (value: string) =>
+      JSON.stringify(
+        {
+          mcpServers: {
+            search: {
+              type: "http",
+              url: "https://mcp.example.com/mcp",
+              headers: { Authorization: value },
+            },
+          },
+        },
+        null,
+        2,
+      );
+    const shown = renderDiff([{ plan: wrapText(entry("Bearer ${SEARCH_TOKEN}")) }]);
+    assert.match(shown, /^-.*"Authorization": "Bearer \$\{SEARCH_TOKEN\}"/m);
+    assert.doesNotMatch(shown, /\*\*\*/);
+    const literal = "ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE1234";
+    for (const value of [`Bearer ${literal}`, `Bearer ${literal} \${SEARCH_TOKEN}`]) {
+      const masked = renderDiff([{ plan: wrapText(entry(value)) }]);
+      assert.ok(!masked.includes(literal), masked);
+    }
+  });
+
   it("the masker keeps references and ordinary values", () => {
     const mask = lineMasker(["s3cr3t-value-1234"]);
     assert.equal(

@@ -320,20 +320,23 @@ describe("a lock that pins no servers", () => {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(
         r.stderr,
-        "contractpin: no MCP client config found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .zed/settings.json, .continue/mcpServers/*.yaml: project configs only; --user adds the user-level ones); nothing to pin\n",
+        "contractpin: no MCP client config found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .zed/settings.json, .gemini/settings.json, .continue/mcpServers/*.yaml: project configs only; --user adds the user-level ones); nothing to pin\n",
       );
       assert.match(r.stdout, /^created contractpin\.lock with no servers/);
       const user = runCli(["init", "--user", "--force"], { cwd: ws.dir, env });
       assert.equal(user.code, 0, user.stderr);
       assert.equal(
         user.stderr,
-        "contractpin: no MCP client config found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .zed/settings.json, .continue/mcpServers/*.yaml, ~/.config/Claude/claude_desktop_config.json, ~/.claude.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json, ~/.codex/config.toml, ~/.gemini/settings.json, ~/.config/zed/settings.json, ~/.continue/config.yaml, ~/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json: project and user-level configs); nothing to pin\n",
+        "contractpin: no MCP client config found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .zed/settings.json, .gemini/settings.json, .continue/mcpServers/*.yaml, ~/.config/Claude/claude_desktop_config.json, ~/.claude.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json, ~/.codex/config.toml, ~/.gemini/settings.json, ~/.config/zed/settings.json, ~/.continue/config.yaml, ~/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json: project and user-level configs); nothing to pin\n",
       );
       lockWithFiles(ws, "docs");
       const repin = runCli(["init", "--force"], { cwd: ws.dir, env });
       assert.equal(repin.code, 0, repin.stderr);
       assert.equal(repin.stderr, "", "re-pinning the lock's servers is not 'nothing found'");
-      assert.equal(repin.stdout, "docs: unchanged (2 tools)\n");
+      assert.equal(
+        repin.stdout,
+        "docs: unchanged (2 tools)\ncontractpin.lock and contractpin.contracts.json are unchanged\n",
+      );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import { startRegistry, type LocalRegistry } from "../helpers/registry.js";
 // version it does not list: npm's own commands refuse to tag a missing
 // version, so the store is edited, and verdaccio serves it as it is.
 const PKG = "contractpin-latest-fault";
+const KEYED = "contractpin-keyed-server";
 let registry: LocalRegistry;
 
 before(async () => {
@@ -20,6 +21,8 @@ before(async () => {
   registry.editMetadata(PKG, (doc) => {
     doc["dist-tags"]["latest"] = "9.9.9";
   });
+  registry.publish(KEYED, "1.0.0", "1.0.0");
+  registry.publish(KEYED, "1.1.0", "1.1.0");
 });
 after(() => cleanUp());
 
@@ -41,4 +44,35 @@ test("outdated and upgrade both call a 'latest' the registry does not list its f
   assert.ok(upgrade.stdout.includes(fault), upgrade.stdout);
   assert.ok(!upgrade.stdout.includes("9.9.9 is not on"), upgrade.stdout);
   assert.equal(ws.read(), lock, "nothing written");
+});
+
+test("outdated asks the registry of a server whose API key is not set; an unset entry that chooses the registry still refuses", () => {
+  const ws = imageProject({
+    keyed: {
+      command: ["npx", "-y", `${KEYED}@1.0.0`],
+      env: { TAVILY_API_KEY: "${CP_TEST_TAVILY_KEY}" },
+    },
+    chosen: {
+      command: ["npx", "-y", `${KEYED}@1.0.0`],
+      env: { npm_config_registry: "${CP_TEST_REGISTRY}" },
+    },
+  });
+  const home = ws.path("home");
+  mkdirSync(home);
+  writeFileSync(join(home, ".npmrc"), `registry=${registry.url}\n`);
+  const env = {
+    HOME: home,
+    npm_config_userconfig: "",
+    npm_config_registry: "",
+    CP_TEST_TAVILY_KEY: undefined,
+    CP_TEST_REGISTRY: undefined,
+  };
+  const keyed = runCli(["outdated", "keyed"], { cwd: ws.dir, env });
+  assert.equal(keyed.code, 1, keyed.stderr);
+  assert.match(keyed.stdout, /^keyed: contractpin-keyed-server 1\.0\.0 .*1\.1\.0/m);
+  assert.ok(!keyed.stdout.includes("not set"), keyed.stdout);
+  const chosen = runCli(["outdated", "chosen"], { cwd: ws.dir, env });
+  assert.equal(chosen.code, 1, chosen.stderr);
+  assert.match(chosen.stdout + chosen.stderr, /CP_TEST_REGISTRY is not set/);
+  assert.ok(!/1\.1\.0/.test(chosen.stdout), chosen.stdout);
 });

@@ -176,4 +176,20 @@ describe("wrap of a project config shared in git", () => {
       wrap.stdout,
     );
   });
+
+  it("--from a project config of another directory: this machine's paths, and a note that says so", () => {
+    const { dir } = project(true);
+    const elsewhere = tempDir("contractpin-elsewhere-");
+    const wrap = runCli(
+      ["wrap", "--from", join(dir, ".mcp.json"), "--lock", join(dir, "contractpin.lock")],
+      { cwd: elsewhere },
+    );
+    assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
+    const entry = entryOf(dir, ".mcp.json", "claude-memory");
+    assert.equal(entry.command, process.execPath);
+    assert.match(
+      wrap.stdout,
+      /note: this is a project config, which a team commits, and its entries name this machine's node, contractpin and lock by absolute path, which other machines lack; run wrap in that project/,
+    );
+  });
 });

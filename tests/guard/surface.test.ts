@@ -112,7 +112,7 @@ for (const face of FACES) {
       assert.equal(called.content[0].text, "still here");
 
       const expected = [
-        /removed its instructions from the handshake's result: drifted \(pinned sha256:\w+, live sha256:\w+\)/,
+        /removed its instructions from the handshake's result: drifted \(pinned sha256:[0-9a-f]{12}\.\.\., live sha256:[0-9a-f]{12}\.\.\.\)/,
         /withheld prompt "summarize": drifted/,
         /withheld prompt "exfiltrate": unpinned/,
         /refused prompts\/get "summarize": drifted/,

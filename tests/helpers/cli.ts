@@ -29,6 +29,8 @@ export function runCli(
     // append to the job's real summary; a test that means them sets them.
     GITHUB_ACTIONS: undefined,
     GITHUB_STEP_SUMMARY: undefined,
+    // Nor CI's plain progress lines of add, init and update (a test that means them sets CI).
+    CI: undefined,
   };
   const r = spawnSync(process.execPath, [CLI, ...args], {
     input: options.input ?? "",
@@ -73,6 +75,7 @@ export function startCli(
       NO_COLOR: undefined,
       GITHUB_ACTIONS: undefined,
       GITHUB_STEP_SUMMARY: undefined,
+      CI: undefined,
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -11,6 +11,7 @@ import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -28,13 +29,14 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderPinned } from "../render/pin-text.js";
+import { renderPinned, renderWritten } from "../render/pin-text.js";
 import { lockWords, shellWord } from "../render/shell.js";
 
 export const help = `Usage: contractpin add NAME (--file PATH | --url URL [--header 'K: V']... | -- COMMAND [ARG...])
@@ -145,16 +147,28 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
   // The read uses the headers as given; the lock gets only the safe definition.
-  const { digests, contracts, surfaceContracts } = await readStable(name, source, ctx, repeat);
+  const report = pinProgress([{ name, source }], io, ctx.env);
+  const started = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  let read;
+  try {
+    read = await readStable(name, source, ctx, repeat);
+  } catch (err) {
+    if (io.signal?.aborted !== true) report?.done({ name, status: "unreachable" }, seconds());
+    throw err;
+  }
+  report?.done({ name, status: "ok" }, seconds());
+  const { digests, contracts, surfaceContracts } = read;
   const servers = { ...(previous?.servers ?? {}) };
   setMember(servers, name, { ...safe, ...digests });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
     const pinned = new Map([
       [name, { server: digests, contracts, ...(surfaceContracts ? { surfaceContracts } : {}) }],
     ]);
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),
     });
@@ -168,6 +182,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   } else {
     await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
     await io.out(renderPinnedFindings(name, findings, io.color));
+    const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+    await io.out(renderWritten({ path: lockFile, written: true }, snapshots));
   }
   return EXIT.OK;
 }

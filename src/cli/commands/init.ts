@@ -2,10 +2,13 @@ import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
+import { setMember } from "../../core/json-value.js";
 import { timestamp, type Lock } from "../../core/lock.js";
+import { unsetVariables } from "../../core/server-source.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -23,6 +26,7 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { checkConfigOptions, nothingFound } from "../config-files.js";
@@ -31,7 +35,14 @@ import type { Io } from "../io.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges, renderPinned } from "../render/pin-text.js";
+import {
+  renderChanges,
+  renderNotPinned,
+  renderNotReadLine,
+  renderPinned,
+  renderWritten,
+  type NotRead,
+} from "../render/pin-text.js";
 import { displayName, sanitizeLine } from "../render/style.js";
 
 export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
@@ -43,15 +54,19 @@ Pins servers into a fresh lock. Where the servers come from:
                        Cline; Continue's by a .yaml or .yml name)
   (no --from)          the project's client configs in the current directory:
                        .mcp.json, .vscode/mcp.json, .cursor/mcp.json,
-                       .zed/settings.json, .continue/mcpServers/*.yaml; with
+                       .zed/settings.json, .gemini/settings.json,
+                       .continue/mcpServers/*.yaml; with
                        --user also the user-level ones (see docs/configs.md);
                        if there are none, the servers the lock defines; and
                        without a lock either, an empty lock for 'contractpin add'
 
 Servers of an existing lock that no config names are kept and re-pinned.
 Disabled servers are skipped and listed, as is a server whose VS Code
-\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it); a skipped
-server leaves the exit code at 0. \${workspaceFolder} is written relative to
+\${input:ID} has no value (set CONTRACTPIN_INPUT_ID to pin it) and a server
+that refers to a \${VAR} that is not set (its pin in an existing lock is kept
+as it was, unread); the others are pinned, and a closing line names every
+server not pinned. A skipped server leaves the exit code at 0; verify fails
+on a pinned server whose variable is not set. \${workspaceFolder} is written relative to
 the lock's directory, so the lock works in every clone. A literal secret in a
 config is never written: the lock refers to an environment variable instead (a
 warning names it), or the server is skipped with the reason.
@@ -125,6 +140,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     dirname(resolve(lockFile)),
   );
   let requests: PinRequest[];
+  // The configs' servers the import skipped (disabled, an \${input:ID} without a value, ...).
+  const skipped = imported.skipped.map((s) => s.name);
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
     requests = imported.servers.map((s) => ({
@@ -152,21 +169,42 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
 
+  // A server that refers to a variable that is not set cannot be read: the
+  // others are pinned, it is named (and a pin of it kept as it was), so one
+  // teammate's missing secret blocks no one and needs no dummy value.
+  const notRead: NotRead[] = [];
+  requests = requests.filter((r) => {
+    const variables = unsetVariables(r.source, { ...ctx.env, ...r.extraEnv });
+    if (variables.length === 0) return true;
+    notRead.push({ name: r.name, variables, kept: Object.hasOwn(previous?.servers ?? {}, r.name) });
+    return false;
+  });
+  for (const server of notRead) await io.err(renderNotReadLine(server));
+
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
-  const pinned = await pinAll(requests, ctx, concurrency, repeat);
+  const report = pinProgress(requests, io, ctx.env);
+  const pinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
+    // A read cut short by Ctrl-C is not a server that could not be read.
+    io.signal?.aborted
+      ? undefined
+      : report?.done({ name, status: ok ? "ok" : "unreachable" }, seconds),
+  );
   const servers = Object.fromEntries([...pinned].map(([name, p]) => [name, p.server]));
+  for (const { name, kept } of notRead)
+    if (kept) setMember(servers, name, previous!.servers[name]!);
   // What a re-pin changed, before the snapshots (the old contracts) are rewritten.
   const before = previous?.servers ?? {};
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  await writeLock(lockFile, lock, previous, {
+  const written = await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
     exclusive: values.force !== true,
   });
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,
       warn: warner(io),
     });
@@ -181,7 +219,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       findings: firstSightFindings(name, pinned.get(name)!),
     }));
     await io.out(renderPinJson(lockFile, reports));
-  } else if (requests.length === 0) {
+  } else if (requests.length === 0 && notRead.length === 0) {
     await io.out(`created ${lockFile} with no servers; pin one with 'contractpin add NAME ...'\n`);
   } else {
     // A re-pin (init --force) says what it accepted, as update does.
@@ -197,6 +235,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       );
       await io.out(renderPinnedFindings(name, findings, io.color));
     }
+    const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+    await io.out(renderWritten({ path: lockFile, written }, snapshots));
+    await io.out(renderNotPinned(notRead, skipped));
   }
   return EXIT.OK;
 }

@@ -4,6 +4,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
+import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
@@ -22,13 +23,14 @@ import {
   SURFACE_OPTIONS,
   surfaceRequest,
   lockPath,
+  pinProgress,
   warner,
 } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges } from "../render/pin-text.js";
+import { renderChanges, renderWritten } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
 
@@ -86,11 +88,13 @@ export async function run(args: string[], io: Io): Promise<number> {
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
-  const repinned = await pinAll(
-    requestsFromLock(names, previous.servers),
-    ctx,
-    concurrency,
-    repeat,
+  const requests = requestsFromLock(names, previous.servers);
+  const report = pinProgress(requests, io, ctx.env);
+  const repinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
+    // A read cut short by Ctrl-C is not a server that could not be read.
+    io.signal?.aborted
+      ? undefined
+      : report?.done({ name, status: ok ? "ok" : "unreachable" }, seconds),
   );
   const servers: Record<string, PinnedServer> = { ...previous.servers };
   for (const [name, { server }] of repinned) setMember(servers, name, server);
@@ -110,8 +114,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     previous,
     { signal: io.signal },
   );
+  let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {
-    await recordSnapshots(lockFile, await readLock(lockFile), repinned, {
+    snapshotWritten = await recordSnapshots(lockFile, await readLock(lockFile), repinned, {
       create: true,
       warn: warner(io),
     });
@@ -131,6 +136,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const review = notShown(r.findings, shownFindings(changes.explained?.get(r.name)));
     await io.out(renderPinnedFindings(r.name, review, io.color));
   }
-  await io.out(written ? `wrote ${lockFile}\n` : `${lockFile} is unchanged\n`);
+  const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
+  await io.out(renderWritten({ path: lockFile, written }, snapshots));
   return EXIT.OK;
 }

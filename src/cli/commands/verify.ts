@@ -33,74 +33,35 @@ export const help = `Usage: contractpin verify [NAME...] [--server NAME]... [--a
                           [--format text|json|sarif|github|markdown] [--output FILE]
                           [--sarif FILE] [options]
 
-Reads every pinned server (or only the named ones) and compares each tool's
-contract with the lock (spec 6): a tool in the lock but not live is removed,
-live but not in the lock is added, in both with another digest is drifted,
-else unchanged. Prints one line per server and a block for each tool that is
-not unchanged: with the contract snapshots beside the lock (written by init,
-add and update), a word diff of the description, the schema and annotation
-changes by JSON Pointer, and classified findings with a rule id and a
-severity (docs/findings.md); without them, the changed fields are unknown
-(the lock's field digests are advisory: the fields they name are shown only
-as unconfirmed).
-By default severity never changes the exit code: any drift fails, in every
-format (--fail-on opts out, below).
-
-A server pinned with its surface (the default of add, init and update) has its
-instructions, prompts and resource templates (and resources, when pinned)
-classified the same way: a changed one is drifted (a word diff of instructions
-and descriptions), a new one added (it fails unless --allow-new), a missing one
-removed. A server pinned on its tools only is checked on its tools only, with
-one note when it serves more ('contractpin update' pins the rest).
-
-Under GitHub Actions (GITHUB_ACTIONS=true) everything printed is enclosed in a
-::stop-commands:: block with a random token, so that no text from a server
-becomes a workflow command; with GITHUB_STEP_SUMMARY set, a Markdown summary
-is appended to the job summary (kept under GitHub's 1 MiB limit).
-
-An HTTP server that answers 401 with an OAuth (Bearer) challenge is read with
-the credential 'contractpin login' stored for its exact URL and authorization
-server (refreshed when it expired, or once when the server refuses it);
-without one, or when it cannot be refreshed, that server fails (exit 1) with
-the login command to run. A 403 insufficient_scope names the login --scope
-command to run (client_credentials instead asks once for the wider scope). A lock that sends its own Authorization header
-never uses a stored credential. A server whose lock auth member names
-client_credentials or refresh_token gets its token without a person instead
-(never a prompt or a browser), only from the lock's issuer; a rotated refresh
-token is written to --oauth-state-out, and without it that server fails.
+Reads every pinned server (or only the named ones) and compares it with the
+lock: each tool, and with a surface pin its instructions, prompts and resource
+templates, is unchanged, drifted, added or removed. Prints one line per server
+and, for what moved, a word diff and the findings (rule id, severity) that the
+contract snapshots beside the lock make possible. Any drift fails, in every
+format, unless --fail-on says otherwise. OAuth servers use the credential
+'contractpin login' stored. Under GitHub Actions, all output is enclosed in a
+::stop-commands:: block, so that no server text becomes a workflow command.
+More: docs/reports.md (what it shows, formats), docs/ci.md (GitHub Action),
+docs/oauth.md (logins in CI), docs/findings.md (the rules).
 
 Options:
-  --server NAME        verify only this server (repeatable; a NAME without --server
-                       means the same)
-  --allow-new          report added tools without failing
+  --server NAME        verify only this server (repeatable; same as a NAME)
+  --allow-new          report added tools and prompts without failing
   --fail-on SEVERITY   fail a drift only when a finding is at SEVERITY or above
-                       (critical, high, medium or low; docs/findings.md); a drift
-                       whose findings are all below it is reported and passes.
-                       Default: any drift fails. A server that could not be read,
-                       an added tool (without --allow-new) and a drift with no
-                       snapshot to classify it still fail
+                       (critical, high, medium, low); unreadable servers, added
+                       tools and unclassified drifts still fail
   --allow-empty        pass a lock that pins no servers (without it, exit 2)
-  --allow-env VARS     the only environment variables the lock may refer to as \${VAR}
-                       (comma-separated, repeatable; default: the CONTRACTPIN_ALLOW_ENV
-                       variable, else any). A server that refers to another fails (exit 1)
-                       before it is started. VAR=ORIGIN (e.g. LINEAR_KEY=https://mcp.linear.app)
-                       allows VAR only in the URL, headers and auth of an HTTP server at
-                       that origin; used elsewhere, the server fails without being contacted
-  --verbose            list every tool, unchanged ones included, and show every
-                       changed value whole (by default a long one is split
-                       into its members)
+  --allow-env VARS     the only \${VAR}s the lock may use (comma-separated; default
+                       \$CONTRACTPIN_ALLOW_ENV, else any); VAR=ORIGIN allows VAR
+                       only for an HTTP server at that origin
+  --verbose            list unchanged tools too, and every changed value whole
 ${REPORT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
-Exit codes:
-  0  every selected server matches the lock
-  1  a tool drifted, was added (without --allow-new) or removed (with --fail-on:
-     with a finding at or above it), or a server could not be read: "could not
-     check" never passes
-  2  contractpin could not run: bad arguments, an unknown --server, a missing
-     or corrupt lock, a lock that pins no servers (without --allow-empty)
+Exit codes: 0 every server matches; 1 a drift, or a server could not be read
+("could not check" never passes); 2 could not run (arguments, lock, no servers).
 
 Examples:
   contractpin verify
@@ -159,7 +120,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowNew,
       ...(allowEnv === undefined ? {} : { allowEnv }),
     });
-    report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
+    // A read cut short by Ctrl-C or SIGTERM is not a server that could not be read.
+    if (io.signal?.aborted !== true)
+      report?.done(result.finding, Number(process.hrtime.bigint() - started) / 1e9);
     return result;
   });
   // An interrupt cut the reads short: the run has no verdict (exit 2), so no

@@ -91,7 +91,7 @@ export function entryLines(
   const under = entry.findings.length > 0 ? `${indent}  ` : indent;
   for (const change of entry.changes) {
     if (entry.findings.some((f) => states(f, change, verbose))) continue;
-    for (const line of changeLines(change, verbose)) lines.push(`${under}${line}`);
+    for (const line of changeLines(change, verbose, s)) lines.push(`${under}${line}`);
   }
   return lines;
 }
@@ -101,7 +101,7 @@ export function entryLines(
  * middle); two strings longer than VALUE_WIDTH (unless `verbose`),
  * and any two descriptions, as a word diff under `pointer:`.
  */
-export function changeLines(change: ShownChange, verbose: boolean): string[] {
+export function changeLines(change: ShownChange, verbose: boolean, s?: Style): string[] {
   const { before, after } = change;
   const where = visibleText(change.pointer.slice(1));
   const lines: string[] = [];
@@ -111,7 +111,9 @@ export function changeLines(change: ShownChange, verbose: boolean): string[] {
     (change.pointer === "/description" || (!verbose && !(fits(before) && fits(after))))
   ) {
     lines.push(`${where}:`);
-    for (const l of renderWordDiff(diffWords(before, after)).split("\n")) lines.push(`  ${l}`);
+    const paint = s === undefined ? undefined : { removed: s.red, added: s.green };
+    for (const l of renderWordDiff(diffWords(before, after), paint).split("\n"))
+      lines.push(`  ${l}`);
   } else {
     // Whole: a value that could be split was (change-entries); what is left
     // (a long scalar, a list of scalars, a change of type) is the change itself.

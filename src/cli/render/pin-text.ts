@@ -3,8 +3,9 @@ import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
 import { SURFACE_KINDS } from "../../core/kinds.js";
-import { displayName, style } from "./style.js";
 import { findingLine } from "./entry-text.js";
+import { shellWord } from "./shell.js";
+import { displayName, sanitizeLine, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
 
 /** One line for a server just pinned. */
@@ -16,6 +17,76 @@ export function renderPinned(
 ): string {
   const tools = `${server.tool_count} tool${server.tool_count === 1 ? "" : "s"}`;
   return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}${surfaceCounts(server)}, ${server.digest} in ${lockPath}\n`;
+}
+
+/** A file a pin command wrote, or found already as it would write it. */
+export interface PinFile {
+  path: string;
+  written: boolean;
+}
+
+/**
+ * The line after a pin that names the files written and what to commit: the
+ * lock and, when it exists, its snapshots file (`snapshots` undefined when
+ * there is none), since a teammate without the snapshots gets no diff from
+ * verify and an `audit` that cannot run. Nothing to commit when neither changed.
+ */
+export function renderWritten(lock: PinFile, snapshots: PinFile | undefined): string {
+  const files = snapshots === undefined ? [lock] : [lock, snapshots];
+  const written = files.filter((f) => f.written).map((f) => sanitizeLine(f.path));
+  const unchanged = files.filter((f) => !f.written).map((f) => sanitizeLine(f.path));
+  if (written.length === 0)
+    return `${unchanged.join(" and ")} ${unchanged.length === 1 ? "is" : "are"} unchanged\n`;
+  const add = `git add ${files.map((f) => shellWord(f.path)).join(" ")}`;
+  const note =
+    snapshots === undefined
+      ? " (no snapshots file)"
+      : unchanged.length > 0
+        ? ` (${unchanged[0]} unchanged)`
+        : "";
+  const commit = files.length === 1 ? "commit it" : "commit both";
+  return `wrote ${written.join(" and ")}${note}; ${commit}: ${add}\n`;
+}
+
+/** A server init did not read: its name, and the variables it needs that are not set. */
+export interface NotRead {
+  name: string;
+  variables: readonly string[];
+  /** Its pin in the lock before, kept as it was (init --force). */
+  kept: boolean;
+}
+
+/** `${A}` or `${A} and ${B}`: the variables a server needs that are not set. */
+function variablesText(variables: readonly string[]): string {
+  return variables.map((v) => `\${${v}}`).join(" and ");
+}
+
+/** init's stderr line for a server it did not read because a variable it refers to is not set. */
+export function renderNotReadLine(server: NotRead): string {
+  const needs = `it needs ${variablesText(server.variables)}, which ${server.variables.length === 1 ? "is" : "are"} not set`;
+  return server.kept
+    ? `contractpin: kept ${displayName(server.name)} as the lock pinned it, not read: ${needs}\n`
+    : `contractpin: skipped ${displayName(server.name)}: ${needs}; set it and run 'contractpin init --force' to pin it\n`;
+}
+
+/**
+ * init's closing statement of what it did not pin: the servers skipped for a
+ * variable that is not set (and whether a pin of theirs was kept unread), and
+ * those the configs' import skipped. Empty when everything was pinned.
+ */
+export function renderNotPinned(notRead: readonly NotRead[], skipped: readonly string[]): string {
+  let out = "";
+  const fresh = notRead.filter((s) => !s.kept);
+  const kept = notRead.filter((s) => s.kept);
+  const names = (list: readonly NotRead[]) =>
+    list.map((s) => `${displayName(s.name)} (${variablesText(s.variables)})`).join(", ");
+  if (fresh.length > 0)
+    out += `not pinned, a variable is not set: ${names(fresh)}; not in the lock, so verify does not check them: set it and run 'contractpin init --force'\n`;
+  if (kept.length > 0)
+    out += `not re-read, a variable is not set: ${names(kept)}; their pins are kept as they were, and verify fails on them until it is set\n`;
+  if (skipped.length > 0)
+    out += `not pinned, skipped above: ${skipped.map((n) => displayName(n)).join(", ")}\n`;
+  return out;
 }
 
 /** `, instructions, 4 prompts, 2 resource templates` for a server that pins its surface (SPEC.md 10). */

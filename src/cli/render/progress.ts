@@ -3,7 +3,7 @@ import { displayName } from "./style.js";
 
 /** Reports servers as they are read: on stderr, so stdout stays the report. */
 export interface Progress {
-  done(finding: ServerFinding, seconds: number): void;
+  done(finding: Pick<ServerFinding, "name" | "status">, seconds: number): void;
 }
 
 const STATUS: Record<ServerFinding["status"], string> = {

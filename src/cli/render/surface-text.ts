@@ -35,7 +35,7 @@ export function surfaceLines(
       line += `  changed: ${changedMembers(f, detail)}`;
     if (f.status === "added" && server.status === "ok") line += s.dim("  (allowed by --allow-new)");
     lines.push(line);
-    if (detail !== undefined) for (const l of changeLines(f, detail, verbose)) lines.push(l);
+    if (detail !== undefined) for (const l of changeLines(f, detail, verbose, s)) lines.push(l);
   }
   return lines;
 }
@@ -74,10 +74,11 @@ function changeLines(
   f: SurfaceFinding,
   { before, after }: SurfaceExplained,
   verbose: boolean,
+  s: Style,
 ): string[] {
   const lines: string[] = [];
   if (f.part === "instructions") {
-    if (before !== undefined && after !== undefined) pushText(lines, "    ", before, after);
+    if (before !== undefined && after !== undefined) pushText(lines, "    ", before, after, s);
     else if (after !== undefined) pushWhole(lines, "    ", after);
     return lines;
   }
@@ -102,7 +103,7 @@ function changeLines(
     if (member === "description" && x !== undefined && y !== undefined) {
       if (diffJson(x, y).length === 0) continue;
       lines.push("    description:");
-      pushText(lines, "      ", x, y);
+      pushText(lines, "      ", x, y, s);
       continue;
     }
     for (const change of diffJson(x, y, `/${member}`))
@@ -111,10 +112,16 @@ function changeLines(
   return lines;
 }
 
-function pushText(lines: string[], indent: string, before: JsonValue, after: JsonValue): void {
+function pushText(
+  lines: string[],
+  indent: string,
+  before: JsonValue,
+  after: JsonValue,
+  s: Style,
+): void {
   const text =
     typeof before === "string" && typeof after === "string"
-      ? renderWordDiff(diffWords(before, after))
+      ? renderWordDiff(diffWords(before, after), { removed: s.red, added: s.green })
       : `${renderJsonValue(before)} -> ${renderJsonValue(after)}`;
   for (const l of text.split("\n")) lines.push(`${indent}${l}`);
 }

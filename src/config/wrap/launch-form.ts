@@ -10,6 +10,7 @@
 // --from elsewhere) launches this machine's node and contractpin by absolute
 // path, which a desktop app started with a short PATH still finds.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import { getMember, isJsonObject } from "../../core/json-value.js";
 
@@ -28,6 +29,13 @@ const SHARED: Array<{ parts: string[]; place: (rel: string) => string }> = [
   // VS Code and Cursor expand ${workspaceFolder} in args, whatever directory they start it in.
   { parts: [".vscode", "mcp.json"], place: (rel) => `\${workspaceFolder}/${rel}` },
   { parts: [".cursor", "mcp.json"], place: (rel) => `\${workspaceFolder}/${rel}` },
+];
+
+// Project configs a team may commit whose clients start servers in no
+// directory contractpin can name: wrapped, they keep this machine's paths.
+const OTHER_PROJECT_CONFIGS = [
+  [".zed", "settings.json"],
+  [".gemini", "settings.json"],
 ];
 
 function real(p: string): string {
@@ -87,8 +95,27 @@ export function launchForm(
   machine: LaunchForm,
 ): { form: LaunchForm; note?: string } {
   const project = real(projectDir);
-  const shared = SHARED.find((s) => path.join(project, ...s.parts) === real(realFile));
-  if (shared === undefined) return { form: machine };
+  const file = real(realFile);
+  const shared = SHARED.find((s) => path.join(project, ...s.parts) === file);
+  if (shared === undefined) {
+    // A project config by its name, in a project that is not the home folder
+    // (~/.cursor/mcp.json and ~/.gemini/settings.json are user-level configs).
+    const committed = [...SHARED.map((s) => s.parts), ...OTHER_PROJECT_CONFIGS].some(
+      (parts) =>
+        file.endsWith(path.sep + path.join(...parts)) &&
+        file.slice(0, -path.join(...parts).length - 1) !== real(homedir()),
+    );
+    if (!committed) return { form: machine };
+    return {
+      form: machine,
+      note:
+        "this is a project config, which a team commits, and its entries name this machine's " +
+        "node, contractpin and lock by absolute path, which other machines lack" +
+        (SHARED.some((s) => file.endsWith(path.sep + path.join(...s.parts)))
+          ? "; run wrap in that project, with contractpin installed there, to share the wrapped config"
+          : "; keep it uncommitted, or wrap the user-level config instead"),
+    };
+  }
   const rel = path.relative(project, real(machine.lockArg));
   if (rel.startsWith("..") || path.isAbsolute(rel)) {
     return {

@@ -5,7 +5,7 @@ import {
   isLiteralEnvCredential,
 } from "../../core/credential-scan.js";
 import { redactor } from "../../core/redact.js";
-import { isCredentialName } from "../../core/secrets.js";
+import { hasReference, isCredentialName, literalPart } from "../../core/secrets.js";
 import type { RawServer } from "../raw-server.js";
 import { ORIGINAL_VARIABLE } from "./guard-fields.js";
 
@@ -15,7 +15,8 @@ export const MASK = "***";
 /**
  * The literal values of an entry that may be secrets, to be masked wherever
  * the config's text is shown: env values that are credentials (by name or
- * shape), every literal header value (the lock never holds one), and
+ * shape), every literal header value (the lock never holds one) and any
+ * header whose literal text around its `${VAR}` holds a credential, and
  * arguments or URLs that hold a credential.
  */
 export function entrySecrets(raw: RawServer, moved: Record<string, string> = {}): string[] {
@@ -23,7 +24,11 @@ export function entrySecrets(raw: RawServer, moved: Record<string, string> = {})
   for (const [name, value] of Object.entries(raw.env)) {
     if (name !== ORIGINAL_VARIABLE && isLiteralEnvCredential(name, value)) found.add(value);
   }
-  for (const value of Object.values(raw.headers)) found.add(value);
+  // A header that refers to a variable (`Bearer ${TOKEN}`) is shown as written,
+  // as the lock holds it, unless its literal text holds a credential too.
+  for (const value of Object.values(raw.headers)) {
+    if (!hasReference(value) || containsSecret(literalPart(value))) found.add(value);
+  }
   for (const value of [...raw.args, raw.url ?? ""]) {
     if (containsSecret(value) || credentialInUrlText(value) !== undefined) found.add(value);
   }

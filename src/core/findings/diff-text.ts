@@ -52,14 +52,36 @@ export function diffWords(
  * {@link visibleText} (line breaks kept), so the result holds no control,
  * and through {@link withoutMarkers}, so that the markers in it are the diff's own.
  */
-export function renderWordDiff(changes: readonly TextChange[]): string {
+export function renderWordDiff(
+  changes: readonly TextChange[],
+  paint: WordDiffPaint = { removed: same, added: same },
+): string {
   let out = "";
   for (const { kind, text } of changes) {
     const shown = withoutMarkers(visibleText(text, { multiline: true }), kind);
-    out += kind === "equal" ? shown : kind === "removed" ? `[-${shown}-]` : `{+${shown}+}`;
+    // Painted line by line: a terminal's colour does not carry past a line break in every log viewer.
+    const painted = (s: string, p: (s: string) => string) =>
+      s
+        .split("\n")
+        .map((l) => (l === "" ? l : p(l)))
+        .join("\n");
+    out +=
+      kind === "equal"
+        ? shown
+        : kind === "removed"
+          ? painted(`[-${shown}-]`, paint.removed)
+          : painted(`{+${shown}+}`, paint.added);
   }
   return out;
 }
+
+/** How a word diff's removed and added runs are shown beyond their markers (colour on a terminal). */
+export interface WordDiffPaint {
+  removed(text: string): string;
+  added(text: string): string;
+}
+
+const same = (text: string) => text;
 
 // The markers, and for each kind of run the brackets at its ends that would
 // make one with the markers around it (`[-` + `]x` reads as `[-]`).

@@ -10,6 +10,7 @@ import { packageVersion } from "../../io/version.js";
 import type { ReadContext, ServerRead } from "../read-tools.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
+import { mendNpxFolder, npxFolder, type NpxFolder } from "./npx-cache.js";
 import { silentRunnerHint } from "./runner-hint.js";
 import { acceptAnyHandshake } from "./handshake-view.js";
 import { httpFactory } from "./http-client.js";
@@ -85,6 +86,16 @@ export async function readLiveServer(
     transports.push(t);
     return acceptAnyHandshake(t);
   };
+  // npx's install folder, to leave its cache as it was found (npx-cache.ts).
+  let npx: NpxFolder | undefined;
+  let failure: ContractpinError | undefined;
+  if (source.transport === "stdio") {
+    try {
+      npx = npxFolder(stdioSpawnSpec(source, { env: ctx.env, lockDir: ctx.lockDir }));
+    } catch {
+      // A definition that cannot be expanded: the read below says why.
+    }
+  }
   try {
     const read = await Promise.race([
       readWith(source, ctx, log, stop.signal, track, { endsAt, pastDeadline }),
@@ -123,7 +134,7 @@ export async function readLiveServer(
             new Set([...INHERITED_ENV, ...RUNNER_ENV, ...Object.keys(source.env ?? {})]),
           ))
         : undefined;
-    throw Object.assign(
+    failure = Object.assign(
       new ContractpinError("SERVER_UNREADABLE", hint ? `${message}; ${hint}` : message, {
         cause: err,
       }),
@@ -131,10 +142,14 @@ export async function readLiveServer(
         detail,
       } satisfies WithDetail,
     );
+    throw failure;
   } finally {
     closing = true;
     stop.abort();
     await Promise.all(transports.map((t) => closeTransport(t)));
+    // Only once npx has ended: what it left is then final.
+    const note = failure !== undefined && npx !== undefined ? await mendNpxFolder(npx) : undefined;
+    if (note !== undefined) failure!.message = `${failure!.message}; ${note}`;
   }
 }
 

@@ -4,6 +4,11 @@ import { basename } from "node:path";
 // it, printing nothing meanwhile (npx, pnpm dlx, bunx, uvx, pipx, yarn dlx).
 const RUNNERS = new Set(["npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn", "uvx", "uv", "pipx"]);
 
+/** Whether `command` (a path or a name) is one of the package runners. */
+export function isPackageRunner(command: string): boolean {
+  return RUNNERS.has(basename(command).replace(/\.(cmd|exe)$/i, ""));
+}
+
 /**
  * A hint for a stdio server started through a package runner that timed out
  * having written nothing at all, on stdout or stderr: the runner was most

@@ -4,6 +4,7 @@ import type { RawLog } from "./raw-log.js";
 
 /** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
 export type LineSink = Pick<RawLog, "maxMessageBytes" | "receivedLine" | "failTooLarge" | "sent">;
+import { isPackageRunner } from "./runner-hint.js";
 import { StderrTail } from "./stderr-tail.js";
 
 /** What to spawn: argv, environment and working directory, already expanded; and the longest stdout line accepted. */
@@ -238,7 +239,7 @@ export class StdioTransport implements Transport {
 
   /**
    * Ends the server: stdin closed (the polite MCP shutdown), then SIGTERM to its
-   * process group, then SIGKILL; then SIGKILL to the group once more for any
+   * process group, then SIGKILL (after 1 s; a package runner gets 5 s); then SIGKILL to the group once more for any
    * process the server left behind. Resolves when the server has exited.
    */
   async close(): Promise<void> {
@@ -248,7 +249,11 @@ export class StdioTransport implements Transport {
     child.stdin?.end();
     if (!(await this.exitsWithin(300))) {
       this.signalGroup("SIGTERM");
-      if (!(await this.exitsWithin(1000))) this.signalGroup("SIGKILL");
+      // A package runner in the middle of a download ends on SIGTERM by
+      // tidying its cache (npm releases its install folder's lock): killed
+      // before it has, the folder is left locked or half-written.
+      const grace = isPackageRunner(this.spec.command) ? RUNNER_GRACE_MS : 1000;
+      if (!(await this.exitsWithin(grace))) this.signalGroup("SIGKILL");
     }
     this.signalGroup("SIGKILL");
     // The pipes are ours to drop: nothing more is read from a server being ended.
@@ -288,5 +293,8 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/** How long a package runner is given to end on SIGTERM before SIGKILL (it returns sooner when it does). */
+const RUNNER_GRACE_MS = 5000;
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
