@@ -52,7 +52,7 @@ Options:
                        tools and unclassified drifts still fail
   --allow-empty        pass a lock that pins no servers (without it, exit 2)
   --allow-env VARS     the only \${VAR}s the lock may use (comma-separated; default
-                       \$CONTRACTPIN_ALLOW_ENV, else any); VAR=ORIGIN allows VAR
+                       $CONTRACTPIN_ALLOW_ENV, else any); VAR=ORIGIN allows VAR
                        only for an HTTP server at that origin
   --verbose            list unchanged tools too, and every changed value whole
 ${REPORT_HELP}
