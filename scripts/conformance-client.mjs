@@ -3,12 +3,12 @@
 // contractpin as a person uses it. The suite appends the server URL and names the
 // scenario in MCP_CONFORMANCE_SCENARIO (client credentials, a client secret or
 // a private key, where a scenario gives them, in MCP_CONFORMANCE_CONTEXT).
-//   initialize: `contractpin dump --url URL`, which initializes and lists tools.
+//   initialize: `contractpin dump --surface --url URL`, which initializes and reads what it serves
 //   auth/*:     `contractpin login --url URL --no-browser` on a pseudo-terminal (login
 //               refuses without one), the printed authorization URL opened by this
 //               script as a browser would (the suite's authorization server approves
 //               at once and redirects to contractpin's loopback callback), then
-//               `contractpin dump --url URL` with the stored credential.
+//               `contractpin dump --surface --url URL` with the stored credential.
 //   auth/client-credentials-*: what a user configuring CI does: the issuer read
 //               from the server's protected-resource metadata (RFC 9728) by this
 //               script, then `contractpin add NAME --url URL --auth client_credentials
@@ -168,7 +168,7 @@ try {
       }
       code = run(login, {}, true);
     }
-    if (code === 0) code = run([process.execPath, CLI, "dump", "--url", url]);
+    if (code === 0) code = run([process.execPath, CLI, "dump", "--surface", "--url", url]);
   }
 } finally {
   rmSync(home, { recursive: true, force: true });
