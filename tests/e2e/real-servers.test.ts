@@ -77,7 +77,9 @@ describe("real servers over stdio", () => {
     const init = runCli(["init", "--force"], { cwd: ws.dir });
     assert.equal(init.code, 0, init.stderr);
     const lines = init.stdout.trimEnd().split("\n");
-    assert.equal(lines.filter((l) => !l.startsWith("  ")).length, 3, init.stdout);
+    // One line per server, then what was written (issue 37: both files named).
+    assert.equal(lines.filter((l) => !l.startsWith("  ")).length, 4, init.stdout);
+    assert.equal(lines.at(-1), "contractpin.lock and contractpin.contracts.json are unchanged");
     // What the rules find in what was pinned (tests/core/findings/real-servers.test.ts
     // reviews each): server-everything's gzip tool has a default URL; server-memory
     // and server-filesystem have nothing (its read_file names read_text_file without
