@@ -26,13 +26,18 @@ describe("the handshake when the lock became unreadable after the guard started"
         await relay.drained();
         relay.fromServer(ANSWER);
         await relay.drained();
-        assert.equal(toClient.length, 1, JSON.stringify(toClient));
-        assert.doesNotMatch(toClient[0]!, /instructions|id_rsa/);
-        assert.deepEqual(JSON.parse(toClient[0]!), {
+        // The answer (after the guard's log notification, issue 36): the server's
+        // instructions replaced by contractpin's note, never relayed.
+        const answers = toClient.filter((m) => (JSON.parse(m) as { id?: number }).id === 1);
+        assert.equal(answers.length, 1, JSON.stringify(toClient));
+        assert.doesNotMatch(answers[0]!, /id_rsa/);
+        const note = `contractpin guard removed the instructions of MCP server fake: the lock could not be read; run 'contractpin verify fake' to see why`;
+        assert.deepEqual(JSON.parse(answers[0]!), {
           jsonrpc: "2.0",
           id: 1,
           result: {
             capabilities: { tools: { listChanged: true } },
+            instructions: note,
             serverInfo: { name: "x", version: "1" },
           },
         });

@@ -323,7 +323,7 @@ for (const face of FACES) {
       const err = await refusal(rawRequest(client, "prompts/get", { name: "exfiltrate" }));
       assert.equal(err.data?.reason, "unpinned");
       const expected = [
-        /passed its instructions \(graded\): drifted \(pinned sha256:\w+, live sha256:\w+\); below the threshold: surface-changed \(low\)/,
+        /passed its instructions \(graded\): drifted \(pinned sha256:\w+(?:\.\.\.)?, live sha256:\w+(?:\.\.\.)?\); below the threshold: surface-changed \(low\)/,
         /passed tool "lookup" \(graded\): drifted .*; below the threshold: description-changed \(low\)/,
         /passed prompt "summarize" \(graded\): drifted .*; below the threshold: surface-changed \(low\)/,
         /withheld prompt "exfiltrate": unpinned/,
