@@ -6,8 +6,7 @@ import { isJsonObject, type JsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { readRegularFile, reason } from "../io/read-input.js";
-import type { CredentialStore, ResourceEntries } from "./store.js";
-import { validEntries } from "./store-entry.js";
+import { validEntries, type CredentialStore, type ResourceEntries } from "./store-entry.js";
 
 /** The name of the file, in the config directory. */
 export const CREDENTIALS_FILE = "credentials.json";

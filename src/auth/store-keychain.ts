@@ -3,8 +3,7 @@ import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
-import type { CredentialStore, ResourceEntries } from "./store.js";
-import { validEntries } from "./store-entry.js";
+import { validEntries, type CredentialStore, type ResourceEntries } from "./store-entry.js";
 import { secretServiceStore } from "./store-secret-service.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -2,8 +2,7 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
 import { visibleText } from "../core/visible-text.js";
-import type { CredentialStore } from "./store.js";
-import { validEntries } from "./store-entry.js";
+import { validEntries, type CredentialStore } from "./store-entry.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -3,8 +3,7 @@
 // shape (command, args, env, cwd, url, headers, disabled) and read by
 // readRawServer, so every rule of the import applies to them unchanged.
 import { configInvalid } from "./config-error.js";
-import type { ServerEntry } from "./formats.js";
-import { member, readRawServer } from "./raw-server.js";
+import { member, readRawServer, type ServerEntry } from "./raw-server.js";
 
 type Entry = Record<string, unknown>;
 

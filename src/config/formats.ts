@@ -1,7 +1,15 @@
 import { pathKey } from "../core/json-value.js";
 import type { ConfigDocument } from "./read-document.js";
 import { continueEntries, continueServers, zedEntries } from "./client-formats.js";
-import { member, readRawServer, stringList, type RawServer } from "./raw-server.js";
+import {
+  member,
+  readRawServer,
+  stringList,
+  type RawServer,
+  type ServerEntry,
+} from "./raw-server.js";
+
+export type { ServerEntry } from "./raw-server.js";
 
 /**
  * The shapes of client config files, told apart by content:
@@ -20,16 +28,6 @@ import { member, readRawServer, stringList, type RawServer } from "./raw-server.
  */
 export type ConfigFormat =
   "vscode" | "claude-code-user" | "mcp-servers" | "codex" | "zed" | "continue";
-
-/** One server entry of a config, or the reason it is left out. */
-export interface ServerEntry {
-  name: string;
-  raw: RawServer;
-  /** The member names from the document's root to the entry: `["mcpServers", name]`, ... */
-  path: string[];
-  /** Why the server is not imported ("disabled", ...); undefined when it is. */
-  skip?: string;
-}
 
 /** The server entries of one config file, in the file's order. */
 export interface FormatContent {

@@ -10,10 +10,14 @@ import {
   inputVariable,
   isBareReference,
   rewriteReferences,
+  type MapContext,
   type ReferenceContext,
+  type Rewrite,
 } from "./references.js";
 import { moveEnvSecrets, moveHeaderSecrets, urlProblem } from "./secret-literals.js";
 import { workingDirectory } from "./workspace-paths.js";
+
+export type { MapContext, Rewrite } from "./references.js";
 
 /** A server imported from a client config. */
 export interface ImportedServer {
@@ -38,21 +42,6 @@ export type Mapped =
 // transport tries Streamable HTTP and falls back to SSE by itself.
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamable_http", "streamableHttp", "sse"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Where mapServer runs: the references' context, and what decides portable paths and skips. */
-export interface MapContext extends ReferenceContext {
-  /**
-   * The lock's directory. With it, `${workspaceFolder}` in a stdio server is
-   * written relative to the server's working directory (which the lock gives
-   * relative to its own directory), not as this machine's absolute path.
-   */
-  lockDir?: string;
-  /**
-   * The environment the servers are read in. With it, a server with a VS Code
-   * `${input:ID}` whose variable is unset (or empty) is skipped, not pinned.
-   */
-  env?: Record<string, string | undefined>;
-}
 
 /** Thrown inside this file to skip a server; caught by mapServer. */
 class Skip extends Error {}
@@ -126,9 +115,6 @@ export function mapServer(name: string, raw: RawServer, file: string, ctx: MapCo
     throw err;
   }
 }
-
-/** Rewrites one value's references, in `at` (default: mapServer's context). */
-export type Rewrite = (value: string, at?: ReferenceContext) => string;
 
 interface Built {
   source: ServerSource;

@@ -130,3 +130,13 @@ export function stringList(value: Entry | undefined, key: string): string[] | un
   const list = value === undefined ? undefined : own(value, key);
   return Array.isArray(list) ? list.filter((v): v is string => typeof v === "string") : undefined;
 }
+
+/** One server entry of a config, or the reason it is left out. */
+export interface ServerEntry {
+  name: string;
+  raw: RawServer;
+  /** The member names from the document's root to the entry: `["mcpServers", name]`, ... */
+  path: string[];
+  /** Why the server is not imported ("disabled", ...); undefined when it is. */
+  skip?: string;
+}

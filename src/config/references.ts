@@ -110,3 +110,21 @@ function unsupported(inner: string): string {
 export function isBareReference(value: string): boolean {
   return /^\$[A-Z_][A-Z0-9_]*$/.test(value);
 }
+
+/** Where mapServer runs: the references' context, and what decides portable paths and skips. */
+export interface MapContext extends ReferenceContext {
+  /**
+   * The lock's directory. With it, `${workspaceFolder}` in a stdio server is
+   * written relative to the server's working directory (which the lock gives
+   * relative to its own directory), not as this machine's absolute path.
+   */
+  lockDir?: string;
+  /**
+   * The environment the servers are read in. With it, a server with a VS Code
+   * `${input:ID}` whose variable is unset (or empty) is skipped, not pinned.
+   */
+  env?: Record<string, string | undefined>;
+}
+
+/** Rewrites one value's references, in `at` (default: mapServer's context). */
+export type Rewrite = (value: string, at?: ReferenceContext) => string;

@@ -2,9 +2,8 @@
 // that the lock works in every clone: relative to the lock's directory (cwd)
 // or to the server's working directory (command, args, env).
 import path from "node:path";
-import type { MapContext, Rewrite } from "./map-server.js";
 import type { RawServer } from "./raw-server.js";
-import type { ReferenceContext } from "./references.js";
+import type { MapContext, ReferenceContext, Rewrite } from "./references.js";
 
 /** `to` relative to `from`, with forward slashes (a lock is shared across systems); "." for the same. */
 function relativeTo(from: string, to: string): string {

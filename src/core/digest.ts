@@ -3,33 +3,9 @@ import { CanonicalWriter } from "./canonical-bytes.js";
 import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "./contract.js";
 import { ContractpinError } from "./errors.js";
 import { getMember, isJsonObject, setMember, type JsonValue } from "./json-value.js";
-import type { SurfaceDigests } from "./surface/surface.js";
+import type { Digest, ServerDigests, ToolDigests } from "./digest-types.js";
 
-/** A digest as written in the lock: `sha256:` and 64 lowercase hex digits (spec 4.1). */
-export type Digest = `sha256:${string}`;
-
-/** The digests of one tool, as recorded in the lock (spec 5). */
-export interface ToolDigests {
-  /** Digest of the whole contract (spec 4.1). */
-  digest: Digest;
-  /** Digest of each field present in the contract (spec 4.2), in canonical key order. */
-  fields: Partial<Record<ContractField, Digest>>;
-}
-
-/** The digests of one server's tool list: the per-server object of the lock (spec 5). */
-export interface ServerDigests {
-  tool_count: number;
-  /** Server digest (spec 4.3). */
-  digest: Digest;
-  /** Keyed by tool name; `__proto__` is an ordinary own key. */
-  tools: Record<string, ToolDigests>;
-  /**
-   * Instructions, prompts, resource templates (and resources when asked),
-   * for a server that pins more than its tools (SPEC.md 10); its `digest` is
-   * then the surface server digest.
-   */
-  surface?: SurfaceDigests;
-}
+export type { Digest, ServerDigests, ToolDigests } from "./digest-types.js";
 
 // crypto.hash (Node >= 20.12) skips the Hash object; createHash is the fallback.
 const sha256Hex: (data: string | Uint8Array) => string =

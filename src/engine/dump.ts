@@ -5,7 +5,8 @@ import { SURFACE_DUMP_MEMBER, SURFACE_DUMP_VERSION } from "../core/surface/dump.
 import { parseJson } from "../core/strict-json.js";
 import { isMethodNotFound } from "../core/tools-list.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { failureLines, guardSecrets } from "./failure.js";
+import { guardSecrets } from "../core/server-secrets.js";
+import { failureLines } from "./failure.js";
 
 /**
  * Reads a live server's tools/list pages and returns them as a dump (with

@@ -1,7 +1,5 @@
 import { isContractpinError, type WithDetail } from "../core/errors.js";
-import { redactor, type Redact } from "../core/redact.js";
-import { expandedValues, type ServerSource } from "../core/server-source.js";
-import type { ReadContext } from "../sources/read-tools.js";
+import type { Redact } from "../core/redact.js";
 
 /** Kept here for importers; the type lives in core, so that sources need not import the engine. */
 export type { WithDetail } from "../core/errors.js";
@@ -44,33 +42,4 @@ function unsplit(text: string, at: number, step: 1 | -1): number {
   const after = text.charCodeAt(at);
   const inPair = before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
   return inPair ? at + step : at;
-}
-
-/**
- * The one place where a server's secrets are kept out of what contractpin
- * says about it: every value the read of `source` expands from the
- * environment (argv, env, URL, header references) is shown as its `${NAME}`,
- * in the failure (message and the server's stderr lines, and so in text,
- * `--json` and progress output alike) and in every warning the read gives,
- * which also names the server `name`.
- *
- * @returns the context to read the server with, and the redaction for its failure.
- */
-export function guardSecrets(
-  name: string,
-  source: ServerSource,
-  ctx: ReadContext,
-): { ctx: ReadContext; redact: Redact; expanded: boolean } {
-  const pairs = expandedValues(source, ctx.env);
-  const redact = redactor(pairs);
-  return {
-    // Servers are read concurrently: each warning names the server it is about.
-    ctx: {
-      ...ctx,
-      server: name,
-      warn: (message) => ctx.warn(`server ${name}: ${redact(message)}`),
-    },
-    redact,
-    expanded: pairs.length > 0,
-  };
 }

@@ -12,7 +12,8 @@ import {
 } from "../core/surface/surface.js";
 import { visibleText } from "../core/visible-text.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { failureLines, guardSecrets } from "./failure.js";
+import { guardSecrets } from "../core/server-secrets.js";
+import { failureLines } from "./failure.js";
 
 /** A server just read: what the lock pins, and the contracts the snapshots keep. */
 export interface ServerRead {

@@ -16,7 +16,8 @@ import {
   type SurfaceContracts,
 } from "../core/surface/surface.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { failureLines, guardSecrets } from "./failure.js";
+import { guardSecrets } from "../core/server-secrets.js";
+import { failureLines } from "./failure.js";
 
 /** How to verify a server. */
 export interface VerifyOptions extends CompareOptions {

@@ -2,7 +2,7 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import { isContractpinError } from "../core/errors.js";
 import { runsGuard } from "../core/guard-command.js";
 import type { Redact } from "../core/redact.js";
-import { guardSecrets } from "../engine/failure.js";
+import { guardSecrets } from "../core/server-secrets.js";
 import { httpTarget } from "../sources/live/http-target.js";
 import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";

@@ -18,7 +18,8 @@ import {
   referencedVariables,
 } from "../../src/core/server-source.js";
 import { safeSource } from "../../src/core/source-policy.js";
-import { failureLines, guardSecrets } from "../../src/engine/failure.js";
+import { failureLines } from "../../src/engine/failure.js";
+import { guardSecrets } from "../../src/core/server-secrets.js";
 import type { ReadContext } from "../../src/sources/read-tools.js";
 import { throwsCode } from "../helpers/assert-code.js";
 

@@ -1,29 +1,16 @@
 import { CanonicalWriter } from "../canonical-bytes.js";
 import { countCodePoints } from "../contract.js";
-import { digestOfCanonical, serverDigest, type Digest } from "../digest.js";
+import { digestOfCanonical, serverDigest } from "../digest.js";
+import type { Digest, ItemDigests, ListDigests } from "../digest-types.js";
 import { ContractpinError } from "../errors.js";
 import { getMember, isJsonObject, setMember, type JsonValue } from "../json-value.js";
 import { MAX_TOOL_NAME_CHARS } from "../limits.js";
 import type { SurfaceKind } from "../kinds.js";
 
+export type { ItemDigests, ListDigests } from "../digest-types.js";
+
 /** The contract of one prompt, resource template or resource (SPEC.md 10.2): its kind's fields only. */
 export type ItemContract = Record<string, JsonValue>;
-
-/** The digests of one item, as the lock records them (the shape of a tool's). */
-export interface ItemDigests {
-  digest: Digest;
-  /** Digest of each contract member present, by member. */
-  fields: Record<string, Digest>;
-}
-
-/** The lock's object for one kind of one server (SPEC.md 10.4). */
-export interface ListDigests {
-  count: number;
-  /** The digest of `{key: item digest, ...}`, as a v1 server digest is of its tools. */
-  digest: Digest;
-  /** Keyed by the item's key (a prompt's name, a template's uriTemplate, a resource's uri). */
-  items: Record<string, ItemDigests>;
-}
 
 /**
  * Projects one listed item onto its kind's contract: the `always` members

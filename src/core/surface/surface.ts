@@ -2,6 +2,9 @@ import { digestValue, type Digest, type ServerDigests } from "../digest.js";
 import { setMember, type JsonValue } from "../json-value.js";
 import { digestItems, type ItemContract, type ListDigests } from "./items.js";
 import { SURFACE_KINDS, type KindId } from "../kinds.js";
+import type { SurfaceDigests } from "../digest-types.js";
+
+export type { SurfaceDigests } from "../digest-types.js";
 
 /**
  * What a server serves besides its tools, as read (SPEC.md 10.1): its
@@ -12,17 +15,6 @@ import { SURFACE_KINDS, type KindId } from "../kinds.js";
 export interface ServedSurface {
   instructions: JsonValue | undefined;
   lists: Partial<Record<KindId, JsonValue[] | null>>;
-}
-
-/** The lock's `surface` member of a server (SPEC.md 10.4). */
-export interface SurfaceDigests {
-  /** The digest of the instructions value; null when the server sends none. */
-  instructions: Digest | null;
-  /** null: the server does not advertise the kind's capability. */
-  prompts: ListDigests | null;
-  resource_templates: ListDigests | null;
-  /** Present only when resources are pinned (`--resources`). */
-  resources?: ListDigests | null;
 }
 
 /** Each kind's contracts, in the order served: what snapshots hold and reports show. */
