@@ -1,4 +1,3 @@
-import type { StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
 import { fileStore } from "./store-file.js";
 import { keychainStore, keychainTool } from "./store-keychain.js";

@@ -1,13 +1,7 @@
 import { pathKey } from "../core/json-value.js";
 import type { ConfigDocument } from "./read-document.js";
 import { continueEntries, continueServers, zedEntries } from "./client-formats.js";
-import {
-  member,
-  readRawServer,
-  stringList,
-  type RawServer,
-  type ServerEntry,
-} from "./raw-server.js";
+import { member, readRawServer, stringList, type ServerEntry } from "./raw-server.js";
 
 export type { ServerEntry } from "./raw-server.js";
 

@@ -11,7 +11,6 @@ import {
   isBareReference,
   rewriteReferences,
   type MapContext,
-  type ReferenceContext,
   type Rewrite,
 } from "./references.js";
 import { moveEnvSecrets, moveHeaderSecrets, urlProblem } from "./secret-literals.js";

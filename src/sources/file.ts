@@ -6,7 +6,7 @@ import { parseJson } from "../core/strict-json.js";
 import { isSurfaceDump, surfaceFromDump } from "../core/surface/dump.js";
 import { toolsFromDump } from "../core/tools-list.js";
 import { readRegularFile } from "../io/read-input.js";
-import type { ReadContext, ServerRead } from "./read-tools.js";
+import type { ReadContext, ServerRead } from "./read-context.js";
 
 /**
  * Reads a tools/list dump named by a lock (`path` relative to the lock's

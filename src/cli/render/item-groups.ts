@@ -95,3 +95,12 @@ export function groupMessage(group: ItemGroup, maxNames = Infinity): string {
         : " (allowed by --allow-new)";
   return `${groupPlace(group, maxNames)}: ${rule.title}${allowed}. ${detail}`;
 }
+
+/**
+ * One line that says what a finding is, for an annotation or a SARIF
+ * message: the place, the rule's title, and the detail line of the text
+ * report. Server text is shown by visibleText and displayName only.
+ */
+export function itemMessage(item: ReportItem): string {
+  return groupMessage({ items: [item] });
+}

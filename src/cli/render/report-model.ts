@@ -7,7 +7,6 @@ import type { LockLines } from "../../core/lock-lines.js";
 import { escapeHiddenJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
-import { groupMessage, groupPlace } from "./item-groups.js";
 import type { Subject } from "./verify-text.js";
 
 /**
@@ -148,20 +147,6 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
 export function reportSubject(report: DriftReport): Subject {
   if (report.old !== undefined) return "diff";
   return report.written === true ? "written" : "verify";
-}
-
-/** Where a finding is, for a message: `server docs, tool search` (names shown safely). */
-export function itemPlace(item: ReportItem): string {
-  return groupPlace({ items: [item] });
-}
-
-/**
- * One line that says what a finding is, for an annotation or a SARIF
- * message: the place, the rule's title, and the detail line of the text
- * report. Server text is shown by visibleText and displayName only.
- */
-export function itemMessage(item: ReportItem): string {
-  return groupMessage({ items: [item] });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { allRules, type Rule, type Severity } from "../../core/findings/rules.js";
-import { inertJson, itemMessage, type ReportItem } from "./report-model.js";
+import { itemMessage } from "./item-groups.js";
+import { inertJson, type ReportItem } from "./report-model.js";
 
 /** The SARIF schema a report names (the OASIS standard's, errata 01). */
 export const SARIF_SCHEMA =

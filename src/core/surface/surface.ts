@@ -1,6 +1,6 @@
 import { digestValue, type Digest, type ServerDigests } from "../digest.js";
 import { setMember, type JsonValue } from "../json-value.js";
-import { digestItems, type ItemContract, type ListDigests } from "./items.js";
+import { digestItems, type ItemContract } from "./items.js";
 import { SURFACE_KINDS, type KindId } from "../kinds.js";
 import type { SurfaceDigests } from "../digest-types.js";
 

@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
 import type { HttpSource } from "../../core/server-source.js";
-import type { Authorize, ReadContext } from "../read-tools.js";
+import type { Authorize, ReadContext } from "../read-context.js";
 import { tapFetch } from "./http-tap.js";
 import { httpTarget } from "./http-target.js";
 import type { RawLog } from "./raw-log.js";

@@ -7,7 +7,7 @@ import { ContractpinError, isContractpinError, type WithDetail } from "../../cor
 import type { JsonValue } from "../../core/json-value.js";
 import type { HttpSource, StdioSource } from "../../core/server-source.js";
 import { packageVersion } from "../../io/version.js";
-import type { ReadContext, ServerRead } from "../read-tools.js";
+import type { ReadContext, ServerRead } from "../read-context.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
 import { mendNpxFolder, npxFolder, type NpxFolder } from "./npx-cache.js";

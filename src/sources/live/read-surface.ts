@@ -4,7 +4,7 @@ import { getMember, isJsonObject, type JsonObject } from "../../core/json-value.
 import { advertises, capabilitiesOf } from "../../core/surface/dump.js";
 import { SURFACE_KINDS } from "../../core/kinds.js";
 import type { ServedSurface } from "../../core/surface/surface.js";
-import type { ReadContext } from "../read-tools.js";
+import type { ReadContext } from "../read-context.js";
 import type { RawLog } from "./raw-log.js";
 import { listPages } from "./session.js";
 
