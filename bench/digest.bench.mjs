@@ -17,7 +17,7 @@
  *   canonicalize      contractpin's canonicalize() of the already-parsed dump
  *                     (MB/s against the input size)
  *   canonicalize npm  the npm package on the same value (for reference)
- *   pipeline          digestTools(toolsFromDump(parseJson(buffer))): strict
+ *   pipeline          digestServer(readDump(parseJson(buffer))): strict
  *                     parse, contracts, field, tool and server digests
  *   peer              the same digests from JSON.parse + npm canonicalize +
  *                     node:crypto (bench/peer.mjs)
@@ -53,7 +53,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { canonicalize, digestTools, parseJson, toolsFromDump } from "../dist/index.js";
+import { canonicalize, digestServer, parseJson, readDump } from "../dist/index.js";
 import { makeDump } from "./corpus.mjs";
 import { peerPipeline } from "./peer.mjs";
 
@@ -181,7 +181,7 @@ function benchCorpus(toolCount) {
     parseJson: { run: () => parseJson(buffer) },
     canonicalize: { setup: parsed, run: (value) => canonicalize(value), keep: true },
     canonicalizeNpm: { setup: parsed, run: (value) => canonicalizeNpm(value), keep: true },
-    pipeline: { run: () => digestTools(toolsFromDump(parseJson(buffer))), keep: true },
+    pipeline: { run: () => digestServer(readDump(parseJson(buffer))), keep: true },
     peer: { run: () => peerPipeline(buffer), keep: true },
   };
   const results = measureAll(ops, {

@@ -33,12 +33,12 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import * as v8 from "node:v8";
-import { digestTools, parseJson, toolsFromDump } from "../dist/index.js";
+import { digestServer, parseJson, readDump } from "../dist/index.js";
 import { peerPipeline } from "./peer.mjs";
 
 const OPERATIONS = {
   "json-parse": (buffer) => JSON.parse(buffer.toString("utf8")),
-  pipeline: (buffer) => digestTools(toolsFromDump(parseJson(buffer))),
+  pipeline: (buffer) => digestServer(readDump(parseJson(buffer))),
   peer: (buffer) => peerPipeline(buffer),
 };
 

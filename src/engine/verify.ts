@@ -1,20 +1,9 @@
-import {
-  compareServer,
-  unreachableServer,
-  type CompareOptions,
-  type ServerFinding,
-  compareSurface,
-  withSurface,
-} from "../core/compare.js";
+import { unreachableServer, type CompareOptions, type ServerFinding } from "../core/compare.js";
+import { compareServed } from "../core/compare-served.js";
 import type { Contract } from "../core/contract.js";
-import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
-import {
-  digestSurface,
-  withSurfaceDigests,
-  type SurfaceContracts,
-} from "../core/surface/surface.js";
+import type { SurfaceContracts } from "../core/surface/surface.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { guardSecrets } from "../core/server-secrets.js";
 import { failureLines } from "./failure.js";
@@ -64,35 +53,11 @@ export async function verifyServer(
           ? undefined
           : { resources: pinnedSurface.resources !== undefined },
     });
-    // Field digests only say which part of a tool moved: an unchanged tool needs none.
-    const live = digestToolContracts(
-      read.tools,
-      (tool, digest) => !Object.hasOwn(pinned.tools, tool) || pinned.tools[tool]!.digest !== digest,
-    );
-    let finding = compareServer(name, pinned, live.digests, options);
-    let surfaceContracts: SurfaceContracts | undefined;
-    if (pinnedSurface !== undefined) {
-      // A tools-only dump behind a surface pin: every pinned part is removed.
-      const served = read.surface ?? { instructions: undefined, lists: {} };
-      if (read.surface === undefined)
-        for (const id of ["prompts", "resource_templates"] as const) served.lists[id] = null;
-      const surface = digestSurface(served);
-      finding = withSurface(finding, compareSurface(pinnedSurface, surface.digests), options);
-      finding.liveDigest = withSurfaceDigests(live.digests, surface.digests).digest;
-      surfaceContracts = surface.contracts;
-    }
-    const surfaceMoved = (finding.surface ?? []).some((f) => f.status !== "unchanged");
+    const compared = compareServed(name, pinned, read, options);
+    // A server pinned on its tools only that serves more: verify says how to pin the rest.
     const more =
       pinnedSurface === undefined && read.servesMore === true ? { servesMore: true } : {};
-    if (finding.tools.every((t) => t.status === "unchanged") && !surfaceMoved)
-      return { finding, changed: [], ...more };
-    const moved = new Set(
-      finding.tools
-        .filter((t) => t.status === "drifted" || t.status === "added")
-        .map((t) => t.name),
-    );
-    const changed = live.contracts.filter((c) => moved.has(c.name));
-    return surfaceMoved ? { finding, changed, surfaceContracts } : { finding, changed, ...more };
+    return { ...compared, ...more };
   } catch (err) {
     const { message, detail } = failureLines(err, guard.redact);
     return { finding: unreachableServer(name, pinned, message, detail), changed: [] };
