@@ -1,8 +1,16 @@
 import type { Digest } from "./digest.js";
 import { ContractpinError, type LockErrorCode } from "./errors.js";
-import { getMember, isJsonObject, pathKey, type JsonObject, type JsonValue } from "./json-value.js";
+import {
+  getMember,
+  isJsonObject,
+  pathKey,
+  setMember,
+  type JsonObject,
+  type JsonValue,
+} from "./json-value.js";
 
-// The checks every part of the lock's validation shares (lock.ts, lock-surface.ts).
+// The checks every part of the lock's validation shares (lock.ts, lock-surface.ts): one
+// check of keyed items for every kind.
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -72,4 +80,38 @@ export function validateDigests(
     }
   }
   return { digest: digest as Digest, fields };
+}
+
+/**
+ * The items of one kind in the lock (a server's `tools`, a list's `items`),
+ * the same check for every kind: each one's digests, its field digests only
+ * of the kind's contract fields, and a count that is the number of items.
+ *
+ * @returns each item's digests, and `{key: digest}`, of which the list's (or
+ *   the server's) digest is the digest.
+ */
+export function validateItems(
+  itemsValue: JsonValue | undefined,
+  where: string,
+  fields: readonly string[],
+  count: { value: JsonValue | undefined; where: string; problem: (n: number) => string },
+): {
+  items: Record<string, { digest: Digest; fields: Record<string, Digest> }>;
+  keys: Record<string, Digest>;
+  count: number;
+} {
+  const listed = object(itemsValue, where);
+  const items: Record<string, { digest: Digest; fields: Record<string, Digest> }> = {};
+  const keys: Record<string, Digest> = {};
+  for (const key of Object.keys(listed)) {
+    const item = validateDigests(listed[key]!, () => pathKey(where, key), fields);
+    setMember(items, key, item);
+    setMember(keys, key, item.digest);
+  }
+  const actual = Object.keys(listed).length;
+  if (typeof count.value !== "number" || !Number.isInteger(count.value))
+    corrupt(count.where, "must be an integer");
+  if (count.value !== actual)
+    corrupt(count.where, `is ${count.value} but ${count.problem(actual)}`);
+  return { items, keys, count: actual };
 }

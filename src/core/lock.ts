@@ -2,7 +2,7 @@ import { CANONICALIZATION } from "./canonical-json.js";
 import { CONTRACT_FIELDS } from "./contract.js";
 import { serverDigest, type ServerDigests, type ToolDigests } from "./digest.js";
 import { getMember, pathKey, setMember, type JsonObject, type JsonValue } from "./json-value.js";
-import { corrupt, digestAt, fail, object, onlyKeys, validateDigests } from "./lock-shape.js";
+import { corrupt, digestAt, fail, object, onlyKeys, validateItems } from "./lock-shape.js";
 import { validateSurface } from "./surface/lock-surface.js";
 import { surfaceServerDigest } from "./surface/surface.js";
 import { escapeHiddenJson, prettyJson } from "./pretty-json.js";
@@ -111,29 +111,16 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
   ]);
   const source = validateSource(server, transport as ServerSource["transport"], where);
 
-  const tools = object(getMember(server, "tools"), `${where}.tools`);
-  const toolsOut: Record<string, ToolDigests> = {};
-  const names: Record<string, string> = {};
-  for (const name of Object.keys(tools)) {
-    const tool = validateDigests(
-      tools[name]!,
-      () => pathKey(`${where}.tools`, name),
-      CONTRACT_FIELDS,
-    ) as ToolDigests;
-    setMember(toolsOut, name, tool);
-    setMember(names, name, tool.digest);
-  }
-  const count = getMember(server, "tool_count");
-  const actual = Object.keys(tools).length;
-  if (typeof count !== "number" || !Number.isInteger(count))
-    corrupt(`${where}.tool_count`, "must be an integer");
-  if (count !== actual)
-    corrupt(`${where}.tool_count`, `is ${count} but the server has ${actual} tools`);
+  const tools = validateItems(getMember(server, "tools"), `${where}.tools`, CONTRACT_FIELDS, {
+    value: getMember(server, "tool_count"),
+    where: `${where}.tool_count`,
+    problem: (n) => `the server has ${n} tools`,
+  });
   const digest = digestAt(getMember(server, "digest"), `${where}.digest`);
   const surfaceValue = getMember(server, "surface");
   const surface =
     surfaceValue === undefined ? undefined : validateSurface(surfaceValue, `${where}.surface`);
-  const toolsDigest = serverDigest(names);
+  const toolsDigest = serverDigest(tools.keys);
   const expected = surface === undefined ? toolsDigest : surfaceServerDigest(toolsDigest, surface);
   if (digest !== expected) {
     corrupt(
@@ -143,7 +130,12 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
         : "does not match the digest of its surface (was the lock edited by hand?)",
     );
   }
-  const pinned: PinnedServer = { ...source, tool_count: count as number, digest, tools: toolsOut };
+  const pinned: PinnedServer = {
+    ...source,
+    tool_count: tools.count,
+    digest,
+    tools: tools.items as Record<string, ToolDigests>,
+  };
   if (surface !== undefined) pinned.surface = surface;
   return pinned;
 }

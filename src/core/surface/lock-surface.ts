@@ -1,6 +1,6 @@
-import { serverDigest, type Digest } from "../digest.js";
-import { getMember, pathKey, setMember, type JsonValue } from "../json-value.js";
-import { corrupt, digestAt, object, onlyKeys, validateDigests } from "../lock-shape.js";
+import { serverDigest } from "../digest.js";
+import { getMember, type JsonValue } from "../json-value.js";
+import { corrupt, digestAt, object, onlyKeys, validateItems } from "../lock-shape.js";
 import type { ItemDigests, ListDigests } from "./items.js";
 import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
 import type { SurfaceDigests } from "./surface.js";
@@ -37,22 +37,19 @@ export function validateSurface(value: JsonValue, where: string): SurfaceDigests
 function validateList(kind: SurfaceKind, value: JsonValue, where: string): ListDigests {
   const list = object(value, where);
   onlyKeys(list, where, ["count", "digest", "items"]);
-  const items = object(getMember(list, "items"), `${where}.items`);
-  const out: Record<string, ItemDigests> = {};
-  const keys: Record<string, Digest> = {};
-  for (const key of Object.keys(items)) {
-    const item = validateDigests(items[key]!, () => pathKey(`${where}.items`, key), kind.fields);
-    setMember(out, key, item);
-    setMember(keys, key, item.digest);
-  }
-  const count = getMember(list, "count");
-  const actual = Object.keys(items).length;
-  if (typeof count !== "number" || !Number.isInteger(count))
-    corrupt(`${where}.count`, "must be an integer");
-  if (count !== actual) corrupt(`${where}.count`, `is ${count} but it has ${actual} ${kind.noun}s`);
+  const { items, keys, count } = validateItems(
+    getMember(list, "items"),
+    `${where}.items`,
+    kind.fields,
+    {
+      value: getMember(list, "count"),
+      where: `${where}.count`,
+      problem: (n) => `it has ${n} ${kind.noun}s`,
+    },
+  );
   const digest = digestAt(getMember(list, "digest"), `${where}.digest`);
   if (digest !== serverDigest(keys)) {
     corrupt(`${where}.digest`, `does not match the digest of its ${kind.noun}s' digests`);
   }
-  return { count, digest, items: out };
+  return { count, digest, items: items as Record<string, ItemDigests> };
 }
