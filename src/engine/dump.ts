@@ -1,6 +1,7 @@
 import { ContractpinError } from "../core/errors.js";
 import { redactor } from "../core/redact.js";
 import type { ServerSource } from "../core/server-source.js";
+import { RESOURCES } from "../core/kinds.js";
 import { SURFACE_DUMP_MEMBER, SURFACE_DUMP_VERSION } from "../core/surface/dump.js";
 import { parseJson } from "../core/strict-json.js";
 import { isMethodNotFound } from "../core/tools-list.js";
@@ -91,7 +92,8 @@ export async function readDump(
     if (method !== "initialize") members.push(`${JSON.stringify(method)}: ${array(list)}`);
   }
   // Asked for, but not advertised (so not asked of the server): pinned as null (SPEC.md 10.3).
-  if (ctx.surface.resources && !raw.has("resources/list")) members.push(`"resources/list": null`);
+  if (ctx.surface.resources && !raw.has(RESOURCES.method))
+    members.push(`${JSON.stringify(RESOURCES.method)}: null`);
   return `{\n${members.join(",\n")}\n}\n`;
 }
 

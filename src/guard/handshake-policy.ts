@@ -1,4 +1,5 @@
 import { getMember, isJsonObject, type JsonObject } from "../core/json-value.js";
+import { SURFACE_KINDS } from "../core/kinds.js";
 import type { PinnedServer } from "../core/lock.js";
 import { isPinnedInstructions } from "../core/surface/pinned.js";
 import { instructionsDigest } from "../core/surface/surface.js";
@@ -111,7 +112,7 @@ function noteToolsOnly(session: PolicySession, result: JsonObject): void {
     getMember(capabilities, name) !== undefined &&
     getMember(capabilities, name) !== null;
   const instructions = getMember(result, "instructions");
-  if (instructions === undefined && !serves("prompts") && !serves("resources")) return;
+  if (instructions === undefined && !SURFACE_KINDS.some((k) => serves(k.capability))) return;
   if (noted.has(lock)) return;
   noted.add(lock);
   warn(
