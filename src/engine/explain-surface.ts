@@ -1,4 +1,10 @@
-import { type ServerFinding, surfaceKey, type SurfaceExplained } from "../core/compare.js";
+import {
+  type ServerFinding,
+  surfaceKey,
+  type SurfaceExplained,
+  type SurfaceFinding,
+} from "../core/compare.js";
+import type { JsonValue } from "../core/json-value.js";
 import type { Finding } from "../core/findings/finding.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { partOf, surfaceFindings } from "../core/surface/findings.js";
@@ -30,23 +36,47 @@ export async function explainSurfaces(
   }
   for (const { finding, surfaceContracts } of moved) {
     const entry = snapshot?.surfaces?.[finding.name];
-    const parts = new Map<string, SurfaceExplained>();
-    const findings: Finding[] = [];
-    for (const f of finding.surface!) {
-      if (f.status === "unchanged") continue;
-      const explained: SurfaceExplained = {};
-      const before = Object.hasOwn(snapshot?.surfaces ?? {}, finding.name)
-        ? pinnedPart(entry, f)
-        : undefined;
-      const after = f.status === "removed" ? undefined : partOf(surfaceContracts, f);
-      if (before !== undefined) explained.before = before;
-      if (after !== undefined) explained.after = after;
-      parts.set(surfaceKey(f), explained);
-      findings.push(...surfaceFindings(finding.name, f, explained));
-    }
-    out.set(finding.name, { parts, findings });
+    const known = Object.hasOwn(snapshot?.surfaces ?? {}, finding.name);
+    out.set(
+      finding.name,
+      explainParts(finding, {
+        before: (f) => (known ? pinnedPart(entry, f) : undefined),
+        after: (f) => partOf(surfaceContracts, f),
+      }),
+    );
   }
   return out;
+}
+
+/** Where an explanation finds a moved part's two contracts. */
+interface PartSides {
+  /** The pinned contract (not asked for an added part). */
+  before: (f: SurfaceFinding) => JsonValue | undefined;
+  /** The new contract (not asked for a removed part). */
+  after: (f: SurfaceFinding) => JsonValue | undefined;
+}
+
+/**
+ * A server's moved surface parts, each with the contracts `sides` knows and
+ * their findings: the one loop of verify's and diff's explanations.
+ */
+function explainParts(
+  finding: ServerFinding,
+  sides: PartSides,
+): { parts: Map<string, SurfaceExplained>; findings: Finding[] } {
+  const parts = new Map<string, SurfaceExplained>();
+  const findings: Finding[] = [];
+  for (const f of finding.surface ?? []) {
+    if (f.status === "unchanged") continue;
+    const explained: SurfaceExplained = {};
+    const before = f.status === "added" ? undefined : sides.before(f);
+    const after = f.status === "removed" ? undefined : sides.after(f);
+    if (before !== undefined) explained.before = before;
+    if (after !== undefined) explained.after = after;
+    parts.set(surfaceKey(f), explained);
+    findings.push(...surfaceFindings(finding.name, f, explained));
+  }
+  return { parts, findings };
 }
 
 /** One side of a diff, for its surface contracts: a dump's own, or a lock's snapshots. */
@@ -75,32 +105,23 @@ export async function explainSurfaceDiff(
   const oldSnap = old.kind === "lock" ? await snapshotOf(old, warn) : undefined;
   const newSnap = next.kind === "lock" ? await snapshotOf(next, warn) : undefined;
   for (const finding of moved) {
-    const parts = new Map<string, SurfaceExplained>();
-    const found: Finding[] = [];
-    for (const f of finding.surface!) {
-      if (f.status === "unchanged") continue;
-      const explained: SurfaceExplained = {};
-      const before =
-        f.status === "added"
-          ? undefined
-          : old.kind === "dump"
-            ? partOf(old.contractsOf(finding.name), f)
-            : pinnedPart(oldSnap?.surfaces?.[finding.name], f);
-      const after =
-        f.status === "removed"
-          ? undefined
-          : next.kind === "dump"
-            ? partOf(next.contractsOf(finding.name), f)
-            : pinnedPart(newSnap?.surfaces?.[finding.name], {
+    const name = finding.name;
+    out.set(
+      name,
+      explainParts(finding, {
+        before: (f) =>
+          old.kind === "dump"
+            ? partOf(old.contractsOf(name), f)
+            : pinnedPart(oldSnap?.surfaces?.[name], f),
+        after: (f) =>
+          next.kind === "dump"
+            ? partOf(next.contractsOf(name), f)
+            : pinnedPart(newSnap?.surfaces?.[name], {
                 ...f,
                 ...(f.live === undefined ? {} : { pinned: f.live }),
-              });
-      if (before !== undefined) explained.before = before;
-      if (after !== undefined) explained.after = after;
-      parts.set(surfaceKey(f), explained);
-      found.push(...surfaceFindings(finding.name, f, explained));
-    }
-    out.set(finding.name, { parts, findings: found });
+              }),
+      }),
+    );
   }
   return out;
 }
