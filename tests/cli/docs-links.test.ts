@@ -49,3 +49,15 @@ it("the README is a few hundred lines: the reference lives in docs/", () => {
   const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n").length;
   assert.ok(lines <= 400, `README.md has ${lines} lines`);
 });
+
+it("every source or test file the README, SPEC.md and docs/ name in code spans exists", () => {
+  const missing: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    for (const [, path] of text.matchAll(
+      /`((?:src|tests|bench|scripts)\/[\w./-]+\.(?:ts|mjs|cts|py))`/g,
+    ))
+      if (!existsSync(join(ROOT, path!))) missing.push(`${file}: ${path}`);
+  }
+  assert.deepEqual(missing, []);
+});
