@@ -4,7 +4,7 @@ import type { PinnedServer } from "../core/lock.js";
 import { isPinnedInstructions } from "../core/surface/pinned.js";
 import { instructionsDigest } from "../core/surface/surface.js";
 import type { LockState } from "./lock-state.js";
-import type { MethodPolicy, PolicySession } from "./method-policy.js";
+import type { MethodPolicy, PolicySession } from "./policy-session.js";
 import { reason } from "./own-requests.js";
 import { findingsText, gradeSurface } from "./graded.js";
 import { instructionsNote, noticeMessage } from "./notice.js";

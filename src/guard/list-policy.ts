@@ -4,7 +4,7 @@ import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../cor
 import type { Digest } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
 import { itemsPage } from "../core/tools-list.js";
-import type { PolicySession } from "./method-policy.js";
+import type { PolicySession } from "./policy-session.js";
 import { reason } from "./own-requests.js";
 import type { WithheldTool } from "./policy.js";
 import { spliceItems } from "./rewrite.js";
