@@ -2,6 +2,7 @@ import type { Contract } from "../core/contract.js";
 import { ContractpinError } from "../core/errors.js";
 import type { Finding } from "../core/findings/finding.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
+import { SURFACE_KINDS, type PartId } from "../core/kinds.js";
 import { readLock } from "../io/lock-file.js";
 import { pinnedSurface } from "../io/snapshot-surface.js";
 import { FALLBACK, readSnapshot, snapshotEntry, snapshotPath } from "../io/snapshot-file.js";
@@ -10,6 +11,8 @@ import { FALLBACK, readSnapshot, snapshotEntry, snapshotPath } from "../io/snaps
 export interface ServerAudit {
   name: string;
   tools: number;
+  /** What else it pins and the rules read: each surface kind's item count, and the instructions (1 or 0). */
+  surface?: Partial<Record<Exclude<PartId, "tools">, number>>;
   findings: Finding[];
 }
 
@@ -65,7 +68,14 @@ export async function runAudit(lockPath: string): Promise<AuditRun> {
       contracts,
       ...(pinned === undefined ? {} : { surfaceContracts: pinned.contracts }),
     });
-    servers.push({ name, tools: contracts.length, findings });
+    const audited: ServerAudit = { name, tools: contracts.length, findings };
+    if (pinned !== undefined) {
+      const { instructions, ...lists } = pinned.contracts;
+      audited.surface = { instructions: instructions === undefined ? 0 : 1 };
+      for (const kind of SURFACE_KINDS)
+        if (lists[kind.id] !== undefined) audited.surface[kind.id] = lists[kind.id]!.length;
+    }
+    servers.push(audited);
   }
   if (missing.length > 0) {
     const some = missing.slice(0, 3).map((t) => JSON.stringify(t));

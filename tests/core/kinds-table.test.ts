@@ -137,6 +137,9 @@ for (const kind of KINDS) {
         audit.stdout,
       );
       assert.match(audit.stdout, /\[high\] description-override /);
+      // The head line names what was audited, in the table's words.
+      const counted = kind.id === "tools" ? "2 tools" : `1 tool, instructions, 2 ${kind.plural}`;
+      assert.ok(audit.stdout.startsWith(`s: ${counted}`), audit.stdout);
     });
   });
 }

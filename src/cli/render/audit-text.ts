@@ -3,7 +3,8 @@ import { atOrAbove } from "../../core/findings/rules.js";
 import { SEVERITIES, type Severity } from "../../core/findings/rules.js";
 import type { JsonValue } from "../../core/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
-import type { AuditRun } from "../../engine/audit.js";
+import { PARTS, partWords } from "../../core/kinds.js";
+import type { AuditRun, ServerAudit } from "../../engine/audit.js";
 import { displayName, style, type Style } from "./style.js";
 import { findingJson } from "./verify-json.js";
 import { findingLine } from "./verify-text.js";
@@ -69,8 +70,9 @@ export function renderAuditText(
   const lines: string[] = [];
   const all = run.servers.flatMap((server) => server.findings);
   for (const server of run.servers) {
-    const tools = `${server.tools} tool${server.tools === 1 ? "" : "s"}`;
-    lines.push(`${displayName(server.name)}: ${tools}, findings: ${countsText(server.findings)}`);
+    lines.push(
+      `${displayName(server.name)}: ${pinnedText(server)}, findings: ${countsText(server.findings)}`,
+    );
     lines.push(...findingBlock(server.findings, s));
   }
   const failing = all.filter((f) => atOrAbove(f, threshold)).length;
@@ -106,4 +108,18 @@ export function renderAuditJson(run: AuditRun, threshold: Severity, exitCode: nu
 /** A finding as the JSON outputs carry it (verify --json's members), with its tool. */
 export function toolFindingJson(f: Finding): Record<string, JsonValue> {
   return { ...(f.tool === undefined ? {} : { tool: f.tool }), ...findingJson(f) };
+}
+
+/** What a server pins, in the table's words: `2 tools, instructions, 1 prompt`. */
+function pinnedText(server: ServerAudit): string {
+  const parts = [`${server.tools} tool${server.tools === 1 ? "" : "s"}`];
+  for (const part of PARTS) {
+    const n = part === "tools" ? undefined : server.surface?.[part];
+    if (n === undefined || n === 0) continue;
+    const words = partWords(part);
+    parts.push(
+      part === "instructions" ? words.noun : `${n} ${n === 1 ? words.noun : words.plural}`,
+    );
+  }
+  return parts.join(", ");
 }
