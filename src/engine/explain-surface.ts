@@ -1,5 +1,6 @@
 import { type ServerFinding, surfaceKey, type SurfaceExplained } from "../core/compare.js";
 import type { Finding } from "../core/findings/finding.js";
+import { lookAlikes, namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { partOf, surfaceFindings } from "../core/surface/findings.js";
 import { readSnapshot, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
@@ -30,6 +31,7 @@ export async function explainSurfaces(
   }
   for (const { finding, surfaceContracts } of moved) {
     const entry = snapshot?.surfaces?.[finding.name];
+    const alike = liveLookAlikes(finding, surfaceContracts);
     const parts = new Map<string, SurfaceExplained>();
     const findings: Finding[] = [];
     for (const f of finding.surface!) {
@@ -42,7 +44,7 @@ export async function explainSurfaces(
       if (before !== undefined) explained.before = before;
       if (after !== undefined) explained.after = after;
       parts.set(surfaceKey(f), explained);
-      findings.push(...surfaceFindings(finding.name, f, explained));
+      findings.push(...surfaceFindings(finding.name, f, explained, alike));
     }
     out.set(finding.name, { parts, findings });
   }
@@ -77,6 +79,10 @@ export async function explainSurfaceDiff(
   for (const finding of moved) {
     const parts = new Map<string, SurfaceExplained>();
     const found: Finding[] = [];
+    const alike = liveLookAlikes(
+      finding,
+      next.kind === "dump" ? next.contractsOf(finding.name) : undefined,
+    );
     for (const f of finding.surface!) {
       if (f.status === "unchanged") continue;
       const explained: SurfaceExplained = {};
@@ -98,7 +104,7 @@ export async function explainSurfaceDiff(
       if (before !== undefined) explained.before = before;
       if (after !== undefined) explained.after = after;
       parts.set(surfaceKey(f), explained);
-      found.push(...surfaceFindings(finding.name, f, explained));
+      found.push(...surfaceFindings(finding.name, f, explained, alike));
     }
     out.set(finding.name, { parts, findings: found });
   }
@@ -117,4 +123,17 @@ async function snapshotOf(
       `${side.path}: no contract snapshots at ${side.snapshots}; the changed fields are unknown`,
     );
   return read.snapshot;
+}
+
+/**
+ * The look-alikes among a server's live names: its tools' (all but the
+ * removed) and, when its live surface contracts are known, its prompts' and
+ * templates' (namedParts).
+ */
+function liveLookAlikes(
+  finding: ServerFinding,
+  surface: SurfaceContracts | undefined,
+): (name: string) => NamedPart[] {
+  const tools = finding.tools.filter((t) => t.status !== "removed").map((t) => t.name);
+  return lookAlikes(namedParts(tools, surface));
 }

@@ -91,7 +91,10 @@ export async function verifyServer(
         .map((t) => t.name),
     );
     const changed = live.contracts.filter((c) => moved.has(c.name));
-    return surfaceMoved ? { finding, changed, surfaceContracts } : { finding, changed, ...more };
+    // The live surface goes with any change: an added tool's name is compared with its prompts'.
+    return surfaceContracts !== undefined
+      ? { finding, changed, surfaceContracts }
+      : { finding, changed, ...more };
   } catch (err) {
     const { message, detail } = failureLines(err, guard.redact);
     return { finding: unreachableServer(name, pinned, message, detail), changed: [] };
