@@ -4,23 +4,34 @@
 // modules, and a cached compile faster still, which matters for a command CI
 // runs on every push; the MCP client library stays external and is required
 // only when a live server is read.
+//
+// With --cli, only the CLI (what the GitHub Action runs): no library, no
+// types, so no TypeScript; esbuild comes from scripts/action-build/, which
+// pins it alone (the Action installs that and the runtime dependencies, not
+// every development dependency).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireDevDeps } from "./dev-deps.mjs";
 
-requireDevDeps();
-const { build } = await import("esbuild");
+const cliOnly = process.argv.includes("--cli");
+if (!cliOnly) requireDevDeps();
+const { build } = cliOnly
+  ? createRequire(new URL("action-build/package.json", import.meta.url))("esbuild")
+  : await import("esbuild");
 
 const root = new URL("..", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
 rmSync(new URL("dist", root), { recursive: true, force: true });
-execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
-  cwd: root,
-  stdio: "inherit",
-});
+if (!cliOnly) {
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+}
 const common = {
   absWorkingDir: fileURLToPath(root),
   bundle: true,

@@ -133,10 +133,21 @@ async function main(argv: string[], io: Io): Promise<number> {
 // before it exits; a second signal exits at once.
 const interrupt = new AbortController();
 let settled = false;
+// A repeat of the signal within this long is the same interrupt delivered
+// twice, not a second Ctrl-C: a terminal signals the whole process group, and
+// a parent in it may forward what it got to its child as well (npm exec and
+// npm run do, when their shell has exec'd contractpin). Exiting at once on
+// it would skip ending the servers and the line that says why.
+const REPEAT_MS = 500;
+let interruptedAt: bigint | undefined;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
+    const now = process.hrtime.bigint();
+    if (interruptedAt !== undefined && now - interruptedAt < BigInt(REPEAT_MS) * 1_000_000n)
+      return;
     // A second signal, or one after the work is done, ends the process at once.
     if (interrupt.signal.aborted || settled) process.exit(process.exitCode ?? EXIT.ERROR);
+    interruptedAt = now;
     interrupt.abort(new ContractpinError("INTERRUPTED", `interrupted by ${signal}`));
   });
 }

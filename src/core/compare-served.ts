@@ -72,5 +72,8 @@ export function compareServed(
     finding.tools.filter((t) => t.status === "drifted" || t.status === "added").map((t) => t.name),
   );
   const changed = live.contracts.filter((c) => moved.has(c.name));
-  return surfaceMoved ? { finding, changed, surfaceContracts } : { finding, changed };
+  // The served surface goes with any change: an added tool's name is compared with its prompts'.
+  return surfaceContracts !== undefined
+    ? { finding, changed, surfaceContracts }
+    : { finding, changed };
 }

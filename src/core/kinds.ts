@@ -36,6 +36,13 @@ export interface Kind {
   plural: string;
   /** Read only when asked (`--resources`): the list changes with data, not with code. */
   optIn: boolean;
+  /**
+   * Whether its items' `name`s are compared, by skeleton, with the other
+   * such names of the server, across kinds, for look-alikes (lookAlikes):
+   * what a model calls or a user picks (tools, prompts, templates); not
+   * resources, whose names are data.
+   */
+  lookAlike: boolean;
   /** Error codes: an item that is not an object, a key that is not a valid string, a key twice. */
   codes: {
     notObject: SurfaceErrorCode | ToolsErrorCode;
@@ -56,6 +63,7 @@ export const TOOLS: Kind = {
   noun: "tool",
   plural: "tools",
   optIn: false,
+  lookAlike: true,
   codes: {
     notObject: "TOOL_NOT_OBJECT",
     keyInvalid: "TOOL_NAME_INVALID",
@@ -93,6 +101,7 @@ export const PROMPTS = kind({
   noun: "prompt",
   plural: "prompts",
   optIn: false,
+  lookAlike: true,
   codes: {
     notObject: "PROMPT_NOT_OBJECT",
     keyInvalid: "PROMPT_NAME_INVALID",
@@ -112,6 +121,7 @@ export const RESOURCE_TEMPLATES = kind({
   noun: "resource template",
   plural: "resource templates",
   optIn: false,
+  lookAlike: true,
   codes: {
     notObject: "TEMPLATE_NOT_OBJECT",
     keyInvalid: "TEMPLATE_URI_INVALID",
@@ -131,6 +141,7 @@ export const RESOURCES = kind({
   noun: "resource",
   plural: "resources",
   optIn: true,
+  lookAlike: false,
   codes: {
     notObject: "RESOURCE_NOT_OBJECT",
     keyInvalid: "RESOURCE_URI_INVALID",

@@ -6,6 +6,7 @@ import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
+import { namedParts } from "../core/findings/name-skeleton.js";
 import { visibleText } from "../core/visible-text.js";
 import {
   DUMP_SERVER,
@@ -105,7 +106,8 @@ export async function diffSides(
       if (now !== undefined) a.push(now);
     }
     const pinnedNames = Object.keys(old.servers.get(finding.name)?.digests.tools ?? {});
-    const server = explainTools(finding, b, a, pinnedNames);
+    const others = namedParts([], next.servers.get(finding.name)?.surfaceContracts);
+    const server = explainTools(finding, b, a, pinnedNames, others);
     server.findings.push(...sources.get(finding.name)!);
     explained.set(finding.name, server);
   }

@@ -6,6 +6,7 @@ import {
 } from "../core/compare.js";
 import type { JsonValue } from "../core/json-value.js";
 import type { Finding } from "../core/findings/finding.js";
+import { lookAlikes, namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { partOf, surfaceFindings } from "../core/surface/findings.js";
 import { readSnapshot, snapshotPath, type Snapshot } from "../io/snapshot-file.js";
@@ -42,6 +43,7 @@ export async function explainSurfaces(
       explainParts(finding, {
         before: (f) => (known ? pinnedPart(entry, f) : undefined),
         after: (f) => partOf(surfaceContracts, f),
+        alike: liveLookAlikes(finding, surfaceContracts),
       }),
     );
   }
@@ -54,6 +56,8 @@ interface PartSides {
   before: (f: SurfaceFinding) => JsonValue | undefined;
   /** The new contract (not asked for a removed part). */
   after: (f: SurfaceFinding) => JsonValue | undefined;
+  /** The look-alikes among the server's live names. */
+  alike: (name: string) => NamedPart[];
 }
 
 /**
@@ -74,7 +78,7 @@ function explainParts(
     if (before !== undefined) explained.before = before;
     if (after !== undefined) explained.after = after;
     parts.set(surfaceKey(f), explained);
-    findings.push(...surfaceFindings(finding.name, f, explained));
+    findings.push(...surfaceFindings(finding.name, f, explained, sides.alike));
   }
   return { parts, findings };
 }
@@ -120,6 +124,7 @@ export async function explainSurfaceDiff(
                 ...f,
                 ...(f.live === undefined ? {} : { pinned: f.live }),
               }),
+        alike: liveLookAlikes(finding, next.kind === "dump" ? next.contractsOf(name) : undefined),
       }),
     );
   }
@@ -138,4 +143,17 @@ async function snapshotOf(
       `${side.path}: no contract snapshots at ${side.snapshots}; the changed fields are unknown`,
     );
   return read.snapshot;
+}
+
+/**
+ * The look-alikes among a server's live names: its tools' (all but the
+ * removed) and, when its live surface contracts are known, its prompts' and
+ * templates' (namedParts).
+ */
+function liveLookAlikes(
+  finding: ServerFinding,
+  surface: SurfaceContracts | undefined,
+): (name: string) => NamedPart[] {
+  const tools = finding.tools.filter((t) => t.status !== "removed").map((t) => t.name);
+  return lookAlikes(namedParts(tools, surface));
 }

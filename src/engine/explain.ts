@@ -3,6 +3,7 @@ import type { Contract, ContractField } from "../core/contract.js";
 import { digestContract, type Digest, type ToolDigests } from "../core/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
+import { namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { PinnedServer } from "../core/lock.js";
 import { fieldDigestMismatches } from "../core/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
@@ -89,7 +90,7 @@ export async function explainDrift(
     });
   }
   const explained = new Map<string, ServerExplained>();
-  for (const { finding, changed } of verified) {
+  for (const { finding, changed, surfaceContracts } of verified) {
     const server =
       finding.status === "unreachable"
         ? { tools: new Map(), findings: [unreachableFinding(finding.name, finding.error)] }
@@ -98,6 +99,7 @@ export async function explainDrift(
             before.get(finding.name) ?? [],
             changed,
             Object.keys(servers[finding.name]!.tools),
+            namedParts([], surfaceContracts),
           );
     explained.set(finding.name, server);
   }
@@ -132,7 +134,8 @@ export function fieldDigestWarning(
  * tools (a drifted tool without one is not classified, and its changed
  * fields are unknown), and `after`, the new contracts of drifted and added
  * tools. A drifted tool with both gets the fields that differ between them. `pinnedNames` are every tool
- * name on the pinned side. Classifies them, pairs likely renames, and sorts
+ * name on the pinned side; `otherParts` the live prompts' and templates' names
+ * (namedParts), for look-alikes across kinds. Classifies them, pairs likely renames, and sorts
  * each tool's findings most severe first. Pure.
  */
 export function explainTools(
@@ -140,6 +143,7 @@ export function explainTools(
   before: readonly Contract[],
   changed: readonly Contract[],
   pinnedNames: readonly string[],
+  otherParts: readonly NamedPart[] = [],
 ): ServerExplained {
   const tools = new Map<string, ToolExplained>();
   const moved = finding.tools.filter((t) => t.status !== "unchanged");
@@ -148,6 +152,7 @@ export function explainTools(
     server: finding.name,
     pinnedNames,
     liveNames: finding.tools.filter((t) => t.status !== "removed").map((t) => t.name),
+    otherParts,
   });
   const beforeByName = new Map(before.map((c) => [c.name, c]));
   const afterByName = new Map(changed.map((c) => [c.name, c]));

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -140,6 +141,62 @@ function drift(dir: string): void {
   writeFileSync(join(dir, "docs.json"), JSON.stringify({ tools }));
 }
 
+describe("the Action's install: the runtime and one build tool, not every development dependency", () => {
+  it("scripts/action-build pins esbuild alone, byte for byte as package-lock.json does", () => {
+    type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
+    const read = (path: string) => JSON.parse(readFileSync(join(ROOT, path), "utf8")) as Lock;
+    const project = read("package-lock.json").packages;
+    const build = read("scripts/action-build/package-lock.json").packages;
+    const manifest = JSON.parse(
+      readFileSync(join(ROOT, "scripts/action-build/package.json"), "utf8"),
+    ) as { dependencies: Record<string, string> };
+    assert.deepEqual(manifest.dependencies, { esbuild: project["node_modules/esbuild"]!.version });
+    const entries = Object.keys(build).filter((k) => k !== "");
+    assert.ok(entries.includes("node_modules/esbuild"));
+    for (const key of entries) {
+      assert.match(key, /^node_modules\/(esbuild|@esbuild\/[a-z0-9-]+)$/, key);
+      const { version, integrity } = build[key]!;
+      assert.deepEqual(
+        { version, integrity },
+        {
+          version: project[key]?.version,
+          integrity: project[key]?.integrity,
+        },
+        key,
+      );
+    }
+  });
+
+  it("build.mjs --cli builds a CLI that runs, with esbuild alone and without TypeScript", () => {
+    // A copy of the sources with the runtime's node_modules, and esbuild where
+    // the Action installs it (here the project's own, the same version).
+    const dir = tempDir("contractpin-action-build-");
+    for (const part of ["src", "scripts", "examples", "package.json"])
+      cpSync(join(ROOT, part), join(dir, part), {
+        recursive: true,
+        filter: (from) => !from.includes("node_modules"),
+      });
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "scripts/action-build/node_modules"), "dir");
+    // The CLI alone: a build that ran tsc would have written the library beside bin/.
+    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--cli"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    assert.equal(build.status, 0, build.stderr);
+    assert.deepEqual(readdirSync(join(dir, "dist")), ["bin"]);
+    const bin = join(dir, "dist/bin/contractpin.cjs");
+    const lock = join(dir, "contractpin.lock");
+    const dump = join(dir, "examples/server-memory.tools.json");
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8" });
+    assert.equal(run("add", "memory", "--file", dump, "--lock", lock).status, 0);
+    const verify = run("verify", "--lock", lock);
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.match(verify.stdout, /OK: 1 server matches the lock/);
+  });
+});
+
 describe("the GitHub Action, run as the runner runs it", () => {
   it("is a composite action whose scripts take inputs only through env", () => {
     assert.equal(ACTION.runs.using, "composite");
@@ -150,9 +207,15 @@ describe("the GitHub Action, run as the runner runs it", () => {
       assert.equal((step as { uses?: string }).uses, undefined);
       assert.match(step.run, /^bash "\$GITHUB_ACTION_PATH\/scripts\/action-[a-z]+\.sh"$/);
     }
-    // Dependencies exactly as package-lock.json pins them: nothing by a tag or a range.
+    // Dependencies exactly as a lock file pins them, nothing by a tag or a
+    // range: the runtime's from package-lock.json, esbuild from its own lock.
     const install = readFileSync(join(ROOT, "scripts/action-install.sh"), "utf8");
-    assert.match(install, /^npm ci --no-audit --no-fund$/m);
+    const commands = install.split("\n").filter((l) => /^(npm|node) /.test(l));
+    assert.deepEqual(commands, [
+      "npm ci --omit=dev --ignore-scripts --no-audit --no-fund",
+      "npm ci --prefix scripts/action-build --ignore-scripts --no-audit --no-fund",
+      "node scripts/build.mjs --cli",
+    ]);
     assert.doesNotMatch(install, /npx|npm (i|install)\b|@latest|curl|wget/);
     assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
       "allow-new",

@@ -88,7 +88,7 @@ describe("stdio faults", () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /server fake: the server sent a message that is not strict JSON: duplicate member name "description"/,
+      /server fake: tools\/list page 1: the server sent a message that is not strict JSON: duplicate member name "description"/,
     );
   });
 
@@ -120,7 +120,10 @@ describe("stdio faults", () => {
     fakeStdioLock(ws, "crash-mid-list");
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /fake {2}UNREACHABLE {2}the server closed the connection/);
+    assert.match(
+      r.stdout,
+      /fake {2}UNREACHABLE {2}tools\/list page 1: the server closed the connection/,
+    );
     assert.match(r.stdout, /\| segfault in tools\/list/);
   });
 
@@ -141,7 +144,7 @@ describe("stdio faults", () => {
     const r = runCli(["verify", "--timeout", "1.5"], { cwd: ws.dir });
     const elapsed = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /fake {2}UNREACHABLE {2}timed out after 1\.5 s/);
+    assert.match(r.stdout, /fake {2}UNREACHABLE {2}tools\/list page 1: timed out after 1\.5 s/);
     // On contractpin's own clock (its progress line): not before the deadline,
     // and then only the time to end the server. Bounds are at least twice what
     // a loaded 2-core machine measured (2.7 s on its clock, 3.7 s overall), far
@@ -398,7 +401,7 @@ describe("many servers", () => {
     const elapsed = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^a {2}ok/m);
-    assert.match(r.stdout, /^hung {2}UNREACHABLE {2}timed out after 2 s/m);
+    assert.match(r.stdout, /^hung {2}UNREACHABLE {2}tools\/list page 1: timed out after 2 s/m);
     assert.match(r.stdout, /FAIL: 1 unreachable, 3 ok of 4 servers/);
     // Twice the 4.6 s measured on a loaded machine; the default timeout is 30 s.
     assert.ok(elapsed < 10, `took ${elapsed} s`);

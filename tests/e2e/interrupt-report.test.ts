@@ -3,10 +3,11 @@
 // reported unreachable, and stdout, --output, --json-file (`"exit_code": 1`)
 // and the job summary all said FAIL while the process exited 2.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli, startCli } from "../helpers/cli.js";
+import { ended, SERVERS } from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/servers/mode-file-server.mjs", import.meta.url));
@@ -40,4 +41,47 @@ describe("an interrupted verify", () => {
       assert.equal(ws.read("summary.md"), "## an earlier step\n");
     });
   }
+});
+
+describe("an interrupt delivered twice, as through npx", () => {
+  // A terminal's Ctrl-C signals the whole process group; npm exec (npx) and
+  // npm run forward the SIGINT they got to their child as well, which is
+  // contractpin itself when their shell exec'd it. That repeat is the same
+  // interrupt: contractpin still ends its servers and says why, exit 2. The
+  // server ignores SIGTERM, so that ending it takes a second (then SIGKILL):
+  // the repeat arrives while contractpin is ending it.
+  it("SIGINT, and SIGINT again 100 ms later: exit 2, one line, no UNREACHABLE, the server ended", async () => {
+    const ws = new Workspace();
+    ws.dump(
+      "tools.json",
+      JSON.parse(readFileSync(new URL("../fixtures/servers/tools.json", import.meta.url), "utf8")),
+    );
+    assert.equal(
+      runCli(["add", "fake", "--tools-only", "--file", "tools.json"], { cwd: ws.dir }).code,
+      0,
+    );
+    const lock = ws.lockJson();
+    const { path: _path, ...pinned } = lock.servers["fake"]!;
+    lock.servers["fake"] = {
+      ...pinned,
+      transport: "stdio",
+      command: [process.execPath, SERVERS.fakeStdio, "ignore-sigterm+hang", ws.path("state")],
+    };
+    ws.write("contractpin.lock", JSON.stringify(lock, null, 2));
+    const run = startCli(["verify", "--timeout", "30"], { cwd: ws.dir });
+    const end = Date.now() + 20_000;
+    while (!existsSync(ws.path("state.pid"))) {
+      assert.ok(Date.now() < end, "the server never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 100));
+    run.child.kill("SIGINT");
+    const r = await run.done;
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, "contractpin: interrupted by SIGINT\n");
+    assert.ok(await ended(Number(ws.read("state.pid"))), "the server was ended");
+  });
 });

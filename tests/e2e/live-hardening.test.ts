@@ -78,7 +78,7 @@ describe("--timeout bounds the whole read, parsing included", () => {
     const ws = workspace();
     const r = addLive(ws, "huge-line:900", "--timeout", "1");
     assert.equal(r.code, 1, r.stderr.slice(0, 500));
-    assert.match(r.stderr, /^contractpin: server fake: timed out after 1 s\n/);
+    assert.match(r.stderr, /^contractpin: server fake: tools\/list page 1: timed out after 1 s\n/);
     assert.throws(() => ws.read(), /ENOENT/, "no lock was written");
   });
 
@@ -86,7 +86,7 @@ describe("--timeout bounds the whole read, parsing included", () => {
     const ws = workspace();
     const r = addLive(ws, "slow-parse-late:4500", "--timeout", "5");
     assert.equal(r.code, 1, r.stderr.slice(0, 500));
-    assert.match(r.stderr, /^contractpin: server fake: timed out after 5 s\n/);
+    assert.match(r.stderr, /^contractpin: server fake: tools\/list page 1: timed out after 5 s\n/);
     assert.throws(() => ws.read(), /ENOENT/, "no lock was written");
   });
 });
@@ -266,7 +266,10 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
     });
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^contractpin: server remote: timed out after 2 s\n$/);
+    assert.match(
+      r.stderr,
+      /^contractpin: server remote: tools\/list page 1: timed out after 2 s\n$/,
+    );
     // Not the 60 s the server asked for: the deadline, plus start-up and clean-up.
     assert.ok(seconds < 8, `took ${seconds} s`);
     assert.equal(await server.resumed(), 0);
@@ -283,7 +286,7 @@ describe("Streamable HTTP with SSE polling: streams the server ends are resumed"
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /^contractpin: server remote: the server ended its event stream more than 10 times without answering\n$/,
+      /^contractpin: server remote: tools\/list page 1: the server ended its event stream more than 10 times without answering\n$/,
     );
     assert.ok(seconds < 15, `took ${seconds} s`);
     assert.equal(await server.resumed(), 10);

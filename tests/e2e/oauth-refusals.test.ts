@@ -149,7 +149,7 @@ describe("403 insufficient_scope (a step-up)", () => {
     const stderr = r.stderr.replace(/^\[\d+\/\d+\] .*\n/gm, "");
     assert.equal(
       stderr,
-      "contractpin: server linear: the server still answered 403 insufficient_scope " +
+      "contractpin: server linear: tools/list page 1: the server still answered 403 insufficient_scope " +
         "(scope 'mcp:tools mcp:admin') after one step-up\n",
     );
     assert.equal(r.stdout, "");
@@ -165,7 +165,7 @@ describe("403 insufficient_scope (a step-up)", () => {
     const scope = "--scope 'mcp:tools mcp:admin'";
     assert.equal(
       add.stderr,
-      "contractpin: server linear: the server needs the scope 'mcp:tools mcp:admin', which the " +
+      "contractpin: server linear: tools/list page 1: the server needs the scope 'mcp:tools mcp:admin', which the " +
         `stored login lacks: run: contractpin login linear ${scope} (for a server not in the ` +
         `lock yet: contractpin login --url ${fx.url} ${scope})\n`,
     );
@@ -192,7 +192,7 @@ describe("403 insufficient_scope (a step-up)", () => {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(
       r.stdout,
-      /^linear\s+UNREACHABLE\s+the server needs the scope 'mcp:tools mcp:admin', which the stored login lacks: run: contractpin login linear --scope 'mcp:tools mcp:admin' \(/m,
+      /^linear\s+UNREACHABLE\s+tools\/list page 1: the server needs the scope 'mcp:tools mcp:admin', which the stored login lacks: run: contractpin login linear --scope 'mcp:tools mcp:admin' \(/m,
     );
     nothingSecretShown(fx, dir, outputs);
   });
@@ -206,7 +206,7 @@ describe("403 insufficient_scope (a step-up)", () => {
     const quoted = "'mcp:tools it'\\''s<U+009B>2J'";
     assert.ok(
       r.stderr.startsWith(
-        `contractpin: server linear: the server needs the scope ${quoted}, which the stored ` +
+        `contractpin: server linear: tools/list page 1: the server needs the scope ${quoted}, which the stored ` +
           `login lacks: run: contractpin login linear --scope ${quoted} (`,
       ),
       r.stderr,

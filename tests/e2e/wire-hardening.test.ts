@@ -73,13 +73,13 @@ describe("a message larger than the limit", () => {
   it("a JSON body with a Content-Length: exit 1", async () => {
     const ws = workspace();
     const r = addHttp(ws, await wireHttp("json-big", 2 * MIB), "--max-message-mib", "1");
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
   });
 
   it("a JSON body without a Content-Length: exit 1", async () => {
     const ws = workspace();
     const r = addHttp(ws, await wireHttp("json-big-chunked", 2 * MIB), "--max-message-mib", "1");
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
   });
 
   it("the limit is inclusive: a body of exactly 1 MiB is read, one byte more is not", async () => {
@@ -114,7 +114,7 @@ describe("a message larger than the limit", () => {
       ],
       { cwd: ws.dir },
     );
-    failsWith(refused, "third", /the server sent a message larger than 1 MiB/);
+    failsWith(refused, "third", /tools\/list page 1: the server sent a message larger than 1 MiB/);
   });
 
   it("stdio: a line of the limit is read; one byte more is refused, though its newline came in the same read", () => {
@@ -147,7 +147,7 @@ describe("a message larger than the limit", () => {
         ],
         { cwd: ws.dir },
       );
-      failsWith(r, "over", /the server sent a message larger than 1 MiB/);
+      failsWith(r, "over", /tools\/list page 1: the server sent a message larger than 1 MiB/);
     }
   });
 
@@ -163,14 +163,14 @@ describe("a message larger than the limit", () => {
       "--timeout",
       "20",
     );
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
     assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
   });
 
   it("an SSE event over the limit: exit 1", async () => {
     const ws = workspace();
     const r = addHttp(ws, await wireHttp("sse-big", 2 * MIB), "--max-message-mib", "1");
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
   });
 
   it("an SSE event that never ends: refused at the limit, not at the deadline", async () => {
@@ -184,14 +184,14 @@ describe("a message larger than the limit", () => {
       "--timeout",
       "20",
     );
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
     assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
   });
 
   it("a batch whose messages are each under the limit but which is over it: exit 1", async () => {
     const ws = workspace();
     const r = addHttp(ws, await wireHttp("batch-big", 2 * MIB), "--max-message-mib", "1");
-    failsWith(r, "remote", /the server sent a message larger than 1 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 1 MiB/);
   });
 
   it("by default 64 MiB: a body one byte over, without a Content-Length, fails quickly in bounded memory", async () => {
@@ -211,7 +211,7 @@ describe("a message larger than the limit", () => {
     }, 10);
     const r = await run.done;
     clearInterval(poll);
-    failsWith(r, "remote", /the server sent a message larger than 64 MiB/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent a message larger than 64 MiB/);
     assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
     // Reading the whole body and parsing it (the old way) peaks near 600 MiB.
     assert.ok(peakKib > 0 && peakKib < 350 * 1024, `peak RSS ${peakKib} KiB`);
@@ -235,17 +235,17 @@ describe("a message larger than the limit", () => {
 describe("one response per request contractpin sent", () => {
   it("stdio: two responses to the tools/list request (the second adds a tool): exit 1", () => {
     const r = addStdio(workspace(), "duplicate");
-    failsWith(r, "fake", /the server sent two responses to request id \d+/);
+    failsWith(r, "fake", /tools\/list page 1: the server sent two responses to request id \d+/);
   });
 
   it("HTTP: two SSE events answering the same request: exit 1", async () => {
     const r = addHttp(workspace(), await wireHttp("sse-duplicate"));
-    failsWith(r, "remote", /the server sent two responses to request id \d+/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent two responses to request id \d+/);
   });
 
   it("HTTP: a JSON batch answering the same request twice: exit 1", async () => {
     const r = addHttp(workspace(), await wireHttp("batch-duplicate"));
-    failsWith(r, "remote", /the server sent two responses to request id \d+/);
+    failsWith(r, "remote", /tools\/list page 1: the server sent two responses to request id \d+/);
   });
 
   it("stdio: a response to a request not yet sent (the next tools/list) is never taken for its answer: exit 1", () => {
@@ -320,7 +320,7 @@ describe("a stray response, which no request contractpin sent can be taken for, 
     failsWith(
       r,
       "fake",
-      /the server sent a response to id "\d+", which contractpin never sent \(the MCP library takes it for the answer to request \d+\)/,
+      /tools\/list page 1: the server sent a response to id "\d+", which contractpin never sent \(the MCP library takes it for the answer to request \d+\)/,
     );
   });
 

@@ -51,8 +51,8 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     // digests only claim some (advisory, and a hand-edited lock's are forged).
     const claimed = Array.isArray(after) ? after.filter((v) => typeof v === "string") : [];
     line += `: changed: ${unknownFieldsText(claimed)}`;
-  } else if (finding.rule === "tool-name-confusable") {
-    // `before` is the other tool's name, not an old value of this one.
+  } else if (finding.rule === "tool-name-confusable" || finding.rule === "name-confusable") {
+    // `before` is the other part's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
   } else if (
     (finding.rule.startsWith("description-") && finding.rule !== "description-changed") ||

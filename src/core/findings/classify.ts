@@ -5,7 +5,7 @@ import { claimFindings } from "./hint-claims.js";
 import { sameJson } from "./diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
-import { lookAlikes, nameSkeleton as skeleton } from "./name-skeleton.js";
+import { lookAlikes, nameSkeleton as skeleton, type NamedPart } from "./name-skeleton.js";
 import { renames } from "./renames.js";
 import {
   otherTools,
@@ -64,11 +64,18 @@ export interface ServerClassifyOptions {
    * server fast.
    */
   liveNames?: readonly string[];
+  /**
+   * The server's other named parts (its prompts and resource templates,
+   * namedParts), which a tool's name is compared with for look-alikes as it
+   * is with the other tools' (default none).
+   */
+  otherParts?: readonly NamedPart[];
 }
 
 /**
  * Classifies a whole server: pinned contracts against live ones, by name.
- * Adds `tool-added` and `tool-removed`, and reports a removed tool whose
+ * Adds `tool-added` and `tool-removed` (an added tool whose name reads like
+ * another tool's, prompt's or template's: `tool-name-confusable`), and reports a removed tool whose
  * contract reappears under a new name (every other field equal, the old name
  * in the description replaced by the new one) as `tool-renamed` on the new
  * name instead. Findings are grouped by tool, tools sorted by name. Linear
@@ -89,7 +96,10 @@ export function classifyServer(
   const names = [...new Set([...known, ...liveByName.keys()])].sort();
   const renamedFrom = renames(names, known, pinnedByName, liveByName, isLive);
   const renamed = new Set([...renamedFrom.values()].map((c) => c.name));
-  const alike = lookAlikes(liveNames.map((name) => ({ kind: "tools", name })));
+  const alike = lookAlikes([
+    ...liveNames.map((name): NamedPart => ({ kind: "tools", name })),
+    ...(options.otherParts ?? []),
+  ]);
   const twins = (name: string) => alike(name).map((p) => p.name);
   const toolsBut = serverTools(liveNames);
   const findings: Finding[] = [];

@@ -6,6 +6,7 @@ import { surfaceFindings } from "../surface/findings.js";
 import type { SurfaceContracts } from "../surface/surface.js";
 import { classifyServer } from "./classify.js";
 import type { Finding } from "./finding.js";
+import { lookAlikes, namedParts } from "./name-skeleton.js";
 
 /** What a first sight reviews of one server: its tools' contracts and, when pinned, its surface's. */
 export interface FirstSight {
@@ -22,10 +23,17 @@ export interface FirstSight {
  * the lock's order. Pure.
  */
 export function firstSightFindings(server: string, read: FirstSight): Finding[] {
-  const tools = classifyServer([], read.contracts, { server });
-  const found = tools.filter((f) => f.rule !== "tool-added");
   const surface = read.surfaceContracts;
+  // Names are compared across kinds: a prompt named like a tool is a look-alike too.
+  const named = namedParts(
+    read.contracts.map((c) => c.name),
+    surface,
+  );
+  const otherParts = named.filter((p) => p.kind !== "tools");
+  const tools = classifyServer([], read.contracts, { server, otherParts });
+  const found = tools.filter((f) => f.rule !== "tool-added");
   if (surface === undefined) return found;
+  const alike = lookAlikes(named);
   const parts: { part: SurfacePart; key?: string; after: JsonValue }[] = [];
   if (surface.instructions !== undefined)
     parts.push({ part: "instructions", after: surface.instructions });
@@ -33,7 +41,7 @@ export function firstSightFindings(server: string, read: FirstSight): Finding[] 
     for (const item of surface[kind.id] ?? [])
       parts.push({ part: kind.id, key: item[kind.key] as string, after: item });
   for (const { after, ...part } of parts) {
-    const added = surfaceFindings(server, { ...part, status: "added" }, { after });
+    const added = surfaceFindings(server, { ...part, status: "added" }, { after }, alike);
     for (const f of added) if (f.rule !== "surface-added") found.push(f);
   }
   return found;

@@ -1,3 +1,6 @@
+import { getMember } from "../json-value.js";
+import { SURFACE_KINDS } from "../kinds.js";
+import type { SurfaceContracts } from "../surface/surface.js";
 import { confusableMap } from "./read-text.js";
 
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
@@ -23,7 +26,7 @@ export function nameSkeleton(name: string): string {
 /** A named member of a server's surface: a tool, a prompt, a resource template. */
 export interface NamedPart {
   /** The kind's id (`tools`, `prompts`, `resource_templates`). */
-  kind: string;
+  kind: "tools" | (typeof SURFACE_KINDS)[number]["id"];
   name: string;
 }
 
@@ -45,4 +48,25 @@ export function lookAlikes(parts: readonly NamedPart[]): (name: string) => Named
     else same.push(part);
   }
   return (name) => (bySkeleton.get(nameSkeleton(name)) ?? []).filter((p) => p.name !== name);
+}
+
+/**
+ * The named parts of a server's surface whose names are compared for
+ * look-alikes (the kinds whose `lookAlike` is set: prompts, templates), with
+ * its tools' names: every name a model calls or a user picks. A name that is
+ * not a string names nothing a reader sees. Pure.
+ */
+export function namedParts(
+  tools: readonly string[],
+  surface: SurfaceContracts | undefined,
+): NamedPart[] {
+  const parts: NamedPart[] = tools.map((name) => ({ kind: "tools", name }));
+  for (const kind of SURFACE_KINDS) {
+    if (!kind.lookAlike) continue;
+    for (const item of surface?.[kind.id] ?? []) {
+      const name = getMember(item, "name");
+      if (typeof name === "string") parts.push({ kind: kind.id, name });
+    }
+  }
+  return parts;
 }

@@ -116,8 +116,13 @@ export const RULES = {
   },
   "tool-name-confusable": {
     severity: "high",
-    title: "A tool name is a case or Unicode variant of another tool's name",
-    help: "Two tools of the server have names that read the same: they differ only in letter case, in Unicode compatibility forms (NFKC), in invisible or combining characters, or in letters that look alike (the confusables of Unicode TS #39, such as a Cyrillic `а` in `reаd_file`). A look-alike tool can shadow a trusted one; check which of the two is genuine.",
+    title: "A tool name is a case or Unicode variant of another name of the server",
+    help: "A tool's name reads the same as another tool's, prompt's or resource template's name of the server: they differ only in letter case, in Unicode compatibility forms (NFKC), in invisible or combining characters, or in letters that look alike (the confusables of Unicode TS #39, such as a Cyrillic `а` in `reаd_file`). A look-alike tool can shadow a trusted one; check which of the two is genuine.",
+  },
+  "name-confusable": {
+    severity: "high",
+    title: "A prompt or template name is a case or Unicode variant of another name",
+    help: "An added prompt's or resource template's name reads the same as a tool's, another prompt's or another template's name of the server, by the skeleton `tool-name-confusable` uses (case, NFKC, invisible and combining characters, Unicode TS #39 look-alike letters). A user picks a prompt by its name and a model reads a template's: a look-alike can pass for the trusted one; check which is genuine.",
   },
   "description-hidden-characters": {
     severity: "critical",

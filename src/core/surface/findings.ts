@@ -1,5 +1,6 @@
 import { appendPointer } from "../findings/diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "../findings/finding.js";
+import type { NamedPart } from "../findings/name-skeleton.js";
 import { stringFindings, textFindings } from "../findings/text-checks.js";
 import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
 import type { SurfaceExplained, SurfaceFinding } from "../compare.js";
@@ -14,12 +15,16 @@ import type { SurfaceContracts } from "./surface.js";
  * template as they run over a tool's description; a directive gained by
  * the instructions, which a client puts into the model's context on every
  * turn, is `instructions-directive` (high). Every part that moved gives at
- * least one finding, so that no CI format can miss it. Pure.
+ * least one finding, so that no CI format can miss it. An added prompt or
+ * template whose name reads like another name of the server (`alike`, from
+ * lookAlikes over namedParts: a tool's, a prompt's, a template's) is
+ * `name-confusable`. Pure.
  */
 export function surfaceFindings(
   server: string,
   f: SurfaceFinding,
   { before, after }: SurfaceExplained = {},
+  alike: (name: string) => NamedPart[] = () => [],
 ): Finding[] {
   const base = partPointer(f);
   const drafts: FindingDraft[] = [];
@@ -27,6 +32,12 @@ export function surfaceFindings(
   else if (f.status === "added") {
     drafts.push({ rule: "surface-added", pointer: base });
     if (after !== undefined) drafts.push(...textOf(f, undefined, after, base));
+    const name = isJsonObject(after) ? getMember(after, "name") : undefined;
+    const twin = typeof name === "string" ? alike(name)[0] : undefined;
+    if (f.part !== "instructions" && kindById(f.part).lookAlike && twin !== undefined) {
+      const pointer = `${base}/name`;
+      drafts.push({ rule: "name-confusable", pointer, before: twin.name, after: name! });
+    }
   } else if (f.status === "drifted") {
     if (before === undefined || after === undefined) {
       const draft: FindingDraft = { rule: "surface-drifted", pointer: base };

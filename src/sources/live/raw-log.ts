@@ -6,6 +6,12 @@ import type { ReadContext } from "../read-context.js";
 import { CapturedResponses } from "./captured-responses.js";
 import { mayAnswer, mayAnswerLater } from "./response-id.js";
 
+/** A page of a list method being read: the method and the page's 1-based number. */
+export interface ListPage {
+  method: string;
+  page: number;
+}
+
 /** What the log needs from the read: its message bound and where warnings go. */
 export type RawLogContext = Pick<ReadContext, "maxMessageBytes" | "warn">;
 
@@ -44,6 +50,12 @@ export class RawLog extends CapturedResponses {
   private strayWarnings = 0;
   /** Called once, with the first failure, so that the read can stop at once. */
   onFailure?: (err: Error) => void;
+  /**
+   * The list page the read is at (set by listPages from its request until the
+   * page is accepted): a failure meanwhile (the server ends, a message fails
+   * the strict parser, the deadline) is named by it (SPEC.md 8).
+   */
+  listPage: ListPage | undefined;
 
   constructor(
     private readonly ctx: RawLogContext = {

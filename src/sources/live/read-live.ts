@@ -119,6 +119,9 @@ export async function readLiveServer(
         : describeError(log.error ?? err, ctx.timeoutMs / 1000, {
             headers: source.transport === "http" && Object.keys(source.headers ?? {}).length > 0,
           });
+    // A failure while a list page was being read names it (SPEC.md 8).
+    const page = log.listPage;
+    const at = page === undefined ? "" : `${page.method} page ${page.page}: `;
     const hint =
       source.transport === "stdio"
         ? ((timedOut && stdio !== undefined
@@ -135,7 +138,7 @@ export async function readLiveServer(
           ))
         : undefined;
     failure = Object.assign(
-      new ContractpinError("SERVER_UNREADABLE", hint ? `${message}; ${hint}` : message, {
+      new ContractpinError("SERVER_UNREADABLE", `${at}${message}${hint ? `; ${hint}` : ""}`, {
         cause: err,
       }),
       {

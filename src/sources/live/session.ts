@@ -142,13 +142,16 @@ export async function listPages(
   const items: JsonValue[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  // A failure this function words names the page itself; any other failure
+  // (the connection, the strict parser, the deadline) is named by the read
+  // from log.listPage, which stays set until the page is accepted.
+  const named = (message: string, cause?: unknown) => {
+    log.listPage = undefined;
+    return new ContractpinError("SERVER_UNREADABLE", message, { cause });
+  };
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ContractpinError(
-        "SERVER_UNREADABLE",
-        `the server's ${method} ran past ${MAX_PAGES} pages`,
-      );
-    }
+    if (page > MAX_PAGES) throw named(`the server's ${method} ran past ${MAX_PAGES} pages`);
+    log.listPage = { method, page };
     const params = cursor === undefined ? {} : { cursor };
     try {
       await client.request({ method, params }, ANY_RESULT, { signal, timeout: timeoutMs });
@@ -164,13 +167,13 @@ export async function listPages(
         if (page === 1 && isMethodNotFound(raw)) {
           if (pastDeadline()) throw new Error(`${method} page ${page} arrived after the deadline`);
           onPage?.(log.lastBytes(method));
+          log.listPage = undefined;
           return null;
         }
-        throw new ContractpinError(
-          "SERVER_UNREADABLE",
+        throw named(
           `${method} page ${page}: ${describeError(err, timeoutMs / 1000)}` +
             (without === undefined ? "" : `; ${without}`),
-          { cause: err },
+          err,
         );
       }
       if (!invalid || log.lastResponse(method) === undefined) throw err;
@@ -179,13 +182,19 @@ export async function listPages(
     if (log.error !== undefined) throw log.error;
     if (pastDeadline()) throw new Error(`${method} page ${page} arrived after the deadline`);
     if (raw === undefined) throw new Error(`the ${method} response was not captured`);
-    const result = itemsPage(raw, member, `${method} page ${page}`, `a ${method} result`);
+    let result;
+    try {
+      result = itemsPage(raw, member, `${method} page ${page}`, `a ${method} result`);
+    } catch (err) {
+      log.listPage = undefined;
+      throw err;
+    }
     onPage?.(log.lastBytes(method));
+    log.listPage = undefined;
     for (const item of result.items) items.push(item);
     if (result.nextCursor === undefined) return items;
     if (seen.has(result.nextCursor)) {
-      throw new ContractpinError(
-        "SERVER_UNREADABLE",
+      throw named(
         `the server repeated the cursor ${JSON.stringify(result.nextCursor)} on ${method} page ${page}: its pagination never ends`,
       );
     }

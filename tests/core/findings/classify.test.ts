@@ -11,6 +11,7 @@ import {
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
+import { lookAlikes } from "../../../src/core/findings/name-skeleton.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
 
 /** A pinned tool with every kind of constraint the rules look at. */
@@ -186,6 +187,26 @@ const CASES: Record<RuleId, Case> = {
     severity: "high",
     expect: { pointer: "/name", before: "read_file", after: "Read_File" },
     only: ["tool-added", "tool-name-confusable"],
+  },
+  "name-confusable": {
+    // A prompt whose name has a Cyrillic "а" (U+0430), beside a tool named read_file.
+    run: () =>
+      surfaceFindings(
+        "docs",
+        { part: "prompts", key: "re\u0430d_file", status: "added" },
+        { after: { name: "re\u0430d_file", description: "Read.", arguments: null } },
+        lookAlikes([
+          { kind: "tools", name: "read_file" },
+          { kind: "prompts", name: "re\u0430d_file" },
+        ]),
+      ),
+    severity: "high",
+    expect: {
+      pointer: "/prompts/re\u0430d_file/name",
+      before: "read_file",
+      after: "re\u0430d_file",
+    },
+    only: ["surface-added", "name-confusable"],
   },
   "description-hidden-characters": {
     run: () => tool(withDescription("Safe.\u200B\u202Etxt.exe\u{E0041}\u{E0042}")),

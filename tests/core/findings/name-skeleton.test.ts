@@ -1,6 +1,7 @@
 // Names of one server compared by their UTS #39 skeleton, across kinds (issue 38).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { firstSightFindings } from "../../../src/core/findings/first-sight.js";
 import { lookAlikes, nameSkeleton } from "../../../src/core/findings/name-skeleton.js";
 
 describe("nameSkeleton", () => {
@@ -34,5 +35,58 @@ describe("lookAlikes across a server's kinds", () => {
   });
   it("the same name under two kinds is not a look-alike", () => {
     assert.deepEqual(alike("summarize"), []);
+  });
+});
+
+describe("first sight compares the names of tools, prompts and templates", () => {
+  const tool = (name: string) => ({ name, description: "Read.", inputSchema: { type: "object" } });
+  const rules = (findings: { rule: string; pointer?: string; before?: unknown }[]) =>
+    findings
+      .filter((f) => f.rule.endsWith("name-confusable"))
+      .map((f) => [f.rule, f.pointer, f.before]);
+
+  it("a tool with a Cyrillic а beside a prompt named read_file: both named", () => {
+    const found = firstSightFindings("s", {
+      contracts: [tool("re\u0430d_file")],
+      surfaceContracts: {
+        prompts: [{ name: "read_file", description: "Read.", arguments: null }],
+        resource_templates: [],
+      },
+    });
+    assert.deepEqual(rules(found), [
+      ["tool-name-confusable", "/name", "read_file"],
+      ["name-confusable", "/prompts/read_file/name", "re\u0430d_file"],
+    ]);
+  });
+
+  it("a template whose name looks like a tool's, and a prompt like a template's", () => {
+    const found = firstSightFindings("s", {
+      contracts: [tool("search")],
+      surfaceContracts: {
+        prompts: [{ name: "D\u043e\u0441s", description: null, arguments: null }],
+        resource_templates: [
+          { uriTemplate: "x://{id}", name: "SEARCH", description: null },
+          { uriTemplate: "y://{id}", name: "docs", description: null },
+        ],
+      },
+    });
+    assert.deepEqual(rules(found), [
+      ["tool-name-confusable", "/name", "SEARCH"],
+      ["name-confusable", "/prompts/D\u043e\u0441s/name", "docs"],
+      ["name-confusable", "/resource_templates/x:~1~1{id}/name", "search"],
+      ["name-confusable", "/resource_templates/y:~1~1{id}/name", "D\u043e\u0441s"],
+    ]);
+  });
+
+  it("resources name data: never compared; the same name under two kinds is no look-alike", () => {
+    const found = firstSightFindings("s", {
+      contracts: [tool("search")],
+      surfaceContracts: {
+        prompts: [{ name: "search", description: null, arguments: null }],
+        resource_templates: [],
+        resources: [{ uri: "file:///a", name: "SEARCH", description: null }],
+      },
+    });
+    assert.deepEqual(rules(found), []);
   });
 });

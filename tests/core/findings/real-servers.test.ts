@@ -12,10 +12,13 @@ import { fileURLToPath } from "node:url";
 import { contractOf, type Contract } from "../../../src/core/contract.js";
 import { classifyServer } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
+import { firstSightFindings } from "../../../src/core/findings/first-sight.js";
+import { surfaceFromDump } from "../../../src/core/surface/dump.js";
+import { digestSurface } from "../../../src/core/surface/surface.js";
 import { parseJson } from "../../../src/core/strict-json.js";
 import { toolsFromDump } from "../../../src/core/tools-list.js";
 import { tempDir } from "../../helpers/cleanup.js";
-import { rawStdioDump, SERVERS } from "../../helpers/servers.js";
+import { rawStdioDump, rawSurfaceDump, SERVERS } from "../../helpers/servers.js";
 
 const aliased = (alias: string) =>
   fileURLToPath(new URL(`../../../node_modules/${alias}/dist/index.js`, import.meta.url));
@@ -147,6 +150,54 @@ describe("real upgrades: the rules over an old release pinned and the new one se
   for (const [from, to, want] of expected) {
     it(`${from} -> ${to}`, () => {
       assert.deepEqual(notable(classifyServer(served(from), served(to))), [...want].sort());
+    });
+  }
+});
+
+describe("first sight over the whole surface: tools, instructions, prompts, templates", () => {
+  // Everything the rules read, as audit reads it after a pin: the names of all
+  // kinds compared for look-alikes, and the text of each part.
+  const surfaceOf = (argv: string[], methods: string[], env: Record<string, string> = {}) => {
+    const dump = parseJson(Buffer.from(rawSurfaceDump([process.execPath, ...argv], methods, env)));
+    const { tools, surface } = surfaceFromDump(dump);
+    return {
+      contracts: tools.map((t) => contractOf(t)),
+      surfaceContracts: digestSurface(surface).contracts,
+    };
+  };
+  const LISTS = ["tools/list", "prompts/list", "resources/templates/list"];
+  const cases: [string, () => ReturnType<typeof surfaceOf>, string[]][] = [
+    // The instructions say "Prefer reading resources before calling mutating
+    // tools": a directive to the model, in the place it reads on every turn.
+    [
+      "everything@2026.8.31",
+      () => surfaceOf([SERVERS.everything, "stdio"], LISTS),
+      ["high instructions-directive ", "medium description-url gzip-file-as-resource"],
+    ],
+    [
+      "everything@2025.11.25",
+      () => surfaceOf([aliased("server-everything-2025.11.25"), "stdio"], LISTS),
+      [],
+    ],
+    [
+      "memory@2026.8.31",
+      () => surfaceOf([SERVERS.memory], ["tools/list", "resources/templates/list"]),
+      [],
+    ],
+    [
+      "postgres@0.6.2",
+      () =>
+        surfaceOf(
+          [SERVERS.postgres, "postgresql://127.0.0.1:1/none"],
+          ["tools/list", "resources/templates/list"],
+        ),
+      [],
+    ],
+  ];
+  for (const [name, read, want] of cases) {
+    it(name, () => {
+      const findings = firstSightFindings(name, read());
+      assert.deepEqual(notable(findings), [...want].sort());
     });
   }
 });
