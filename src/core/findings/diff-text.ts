@@ -31,10 +31,17 @@ export function diffWords(
   after: string,
   options: WordDiffOptions = {},
 ): TextChange[] {
+  return diffTokens(before.match(TOKEN) ?? [], after.match(TOKEN) ?? [], options);
+}
+
+/** The runs of a Myers diff of two token lists (tokens compared as strings). */
+function diffTokens(
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+  options: WordDiffOptions,
+): TextChange[] {
   const ids = new Map<string, number>();
-  const tokensA = before.match(TOKEN) ?? [];
-  const tokensB = after.match(TOKEN) ?? [];
-  const intern = (tokens: string[]) =>
+  const intern = (tokens: readonly string[]) =>
     Int32Array.from(tokens, (t) => {
       let id = ids.get(t);
       if (id === undefined) ids.set(t, (id = ids.size));
@@ -44,6 +51,69 @@ export function diffWords(
   const differ = new Differ(intern(tokensA), intern(tokensB), options.maxEdits ?? 1000, ops);
   differ.diff(0, tokensA.length, 0, tokensB.length);
   return toChanges(ops, tokensA, tokensB);
+}
+
+/**
+ * A character-level diff of two short texts (a command, a URL): the same
+ * Myers diff as {@link diffWords}, on code points, then each run of equal
+ * text shorter than the changes on both sides of it folded into them, so
+ * that two unrelated words read as one replacement (`[-acme-]{+evil+}`), not
+ * as their shared letters (`[-acm-]e{+vil+}`). A code point is never split.
+ */
+export function diffChars(
+  before: string,
+  after: string,
+  options: WordDiffOptions = {},
+): TextChange[] {
+  return foldShortEqualities(diffTokens(Array.from(before), Array.from(after), options));
+}
+
+/**
+ * Folds each equal run that is no longer than the changed text on each side
+ * of it (removed plus added, in code points) into the changes around it,
+ * until none is left: the semantic clean-up of diff-match-patch, simplified.
+ */
+function foldShortEqualities(changes: TextChange[]): TextChange[] {
+  const size = (t: string) => Array.from(t).length;
+  let runs = changes;
+  for (;;) {
+    // Regions: an equal run, or a change (removed and added text).
+    const regions: { equal?: string; removed: string; added: string }[] = [];
+    for (const { kind, text } of runs) {
+      const last = regions.at(-1);
+      if (kind === "equal") regions.push({ equal: text, removed: "", added: "" });
+      else if (last !== undefined && last.equal === undefined) last[kind] += text;
+      else
+        regions.push({
+          removed: kind === "removed" ? text : "",
+          added: kind === "added" ? text : "",
+        });
+    }
+    let folded = false;
+    for (let i = 1; i < regions.length - 1; i++) {
+      const [prev, here, next] = [regions[i - 1]!, regions[i]!, regions[i + 1]!];
+      if (here.equal === undefined || prev.equal !== undefined || next.equal !== undefined)
+        continue;
+      const n = size(here.equal);
+      if (n > size(prev.removed) + size(prev.added) || n > size(next.removed) + size(next.added))
+        continue;
+      regions.splice(i - 1, 3, {
+        removed: prev.removed + here.equal + next.removed,
+        added: prev.added + here.equal + next.added,
+      });
+      folded = true;
+      break;
+    }
+    if (!folded) return runs;
+    runs = [];
+    for (const r of regions) {
+      if (r.equal !== undefined) runs.push({ kind: "equal", text: r.equal });
+      else {
+        if (r.removed !== "") runs.push({ kind: "removed", text: r.removed });
+        if (r.added !== "") runs.push({ kind: "added", text: r.added });
+      }
+    }
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
+import { runnerPackage } from "../../../src/config/package-runner.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
 
@@ -286,6 +287,7 @@ const CASES: Record<RuleId, Case> = {
         "files",
         { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
         { transport: "stdio", command: ["npx", "-y", "@evil/files@1.0.0"] },
+        runnerPackage,
       ),
     severity: "high",
     expect: {
@@ -294,6 +296,18 @@ const CASES: Record<RuleId, Case> = {
       after: ["npx", "-y", "@evil/files@1.0.0"],
     },
     only: ["server-source-changed"],
+  },
+  "package-name-confusable": {
+    run: () =>
+      sourceFindings(
+        "files",
+        { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
+        { transport: "stdio", command: ["npx", "-y", "@acrne/files@1.0.0"] },
+        runnerPackage,
+      ),
+    severity: "critical",
+    expect: { pointer: "/command/2", before: "@acme/files", after: "@acrne/files" },
+    only: ["package-name-confusable", "server-source-changed"],
   },
   "server-unreachable": {
     run: () => [unreachableFinding("files", "timed out after 30 s")],
