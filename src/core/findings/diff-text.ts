@@ -58,14 +58,69 @@ function diffTokens(
  * Myers diff as {@link diffWords}, on code points, then each run of equal
  * text shorter than the changes on both sides of it folded into them, so
  * that two unrelated words read as one replacement (`[-acme-]{+evil+}`), not
- * as their shared letters (`[-acm-]e{+vil+}`). A code point is never split.
+ * as their shared letters (`[-acm-]e{+vil+}`); and a text only added (or
+ * only removed) slid, where the text around it allows, to the place whose
+ * ends fall best between JSON's items (`,{+"--flag",+}"x"`, not
+ * `,"{+--flag","+}x"`). A code point is never split.
  */
 export function diffChars(
   before: string,
   after: string,
   options: WordDiffOptions = {},
 ): TextChange[] {
-  return foldShortEqualities(diffTokens(Array.from(before), Array.from(after), options));
+  return slideToBoundaries(
+    foldShortEqualities(diffTokens(Array.from(before), Array.from(after), options)),
+  );
+}
+
+/**
+ * Slides each run that is only added or only removed, between two equal
+ * runs, along the text they share to the place that scores best by
+ * {@link boundaryScore} at both its ends (the first of equal places): the
+ * lossless clean-up of diff-match-patch, scored for JSON.
+ */
+function slideToBoundaries(changes: TextChange[]): TextChange[] {
+  const runs = changes.map((c) => ({ ...c }));
+  for (let i = 1; i < runs.length - 1; i++) {
+    const [prev, edit, next] = [runs[i - 1]!, runs[i]!, runs[i + 1]!];
+    if (prev.kind !== "equal" || next.kind !== "equal" || edit.kind === "equal") continue;
+    let left = Array.from(prev.text);
+    let middle = Array.from(edit.text);
+    let right = Array.from(next.text);
+    // As far left as the text allows, then step right, keeping the best place.
+    while (left.length > 0 && left.at(-1) === middle.at(-1)) {
+      right.unshift(middle.pop()!);
+      middle.unshift(left.pop()!);
+    }
+    const score = (l: string[], m: string[], r: string[]) =>
+      boundaryScore(l.at(-1), m[0]) + boundaryScore(m.at(-1), r[0]);
+    let best = { left, middle, right, score: score(left, middle, right) };
+    while (right.length > 0 && middle[0] === right[0]) {
+      left = [...left, middle[0]!];
+      middle = [...middle.slice(1), right[0]!];
+      right = right.slice(1);
+      const now = score(left, middle, right);
+      if (now > best.score) best = { left, middle, right, score: now };
+    }
+    prev.text = best.left.join("");
+    edit.text = best.middle.join("");
+    next.text = best.right.join("");
+  }
+  return runs.filter((r) => r.text !== "");
+}
+
+/**
+ * How well a change's end falls between characters `a` and `b` (undefined:
+ * the text's edge): best at an edge, then between JSON's items (after `,`,
+ * `:` or an opening bracket, before a closing one), then beside that
+ * punctuation, then beside any other non-alphanumeric, worst inside a word.
+ */
+function boundaryScore(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return 6;
+  // Right after a separator or an opening bracket, or right before a closing one: between items.
+  if (/[,:[{]/u.test(a) || /[\]}]/u.test(b)) return 3;
+  if (/[,:[\]{}]/u.test(a) || /[,:[\]{}]/u.test(b)) return 2;
+  return /[\p{L}\p{N}]/u.test(a) && /[\p{L}\p{N}]/u.test(b) ? 0 : 1;
 }
 
 /**

@@ -33,6 +33,21 @@ describe("diffChars", () => {
     ]);
   });
 
+  it("puts an added or removed item between JSON's items, not across its quotes", () => {
+    const render = (a: string, b: string) =>
+      diffChars(a, b)
+        .map((r) =>
+          r.kind === "equal" ? r.text : r.kind === "added" ? `{+${r.text}+}` : `[-${r.text}-]`,
+        )
+        .join("");
+    assert.equal(
+      render('["node","x.js"]', '["node","--flag","x.js"]'),
+      '["node",{+"--flag",+}"x.js"]',
+    );
+    assert.equal(render('["a","b"]', '["a","b","c"]'), '["a","b"{+,"c"+}]');
+    assert.equal(render('["a","b","c"]', '["a","c"]'), '["a",[-"b",-]"c"]');
+  });
+
   it("never splits a code point outside the BMP", () => {
     const runs = diffChars("a\u{1D400}b", "a\u{1D401}b");
     assert.deepEqual(runs, [
