@@ -7,6 +7,7 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { unsetVariables } from "../../core/server-source.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
+import { runnerFindings } from "../../engine/runner-review.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
@@ -214,6 +215,20 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
+  // What each pinned server runs: a package without an exact version is a finding of its own.
+  const runners = await runnerFindings(
+    requests.map((r) => r.name),
+    lock.servers,
+    ctx,
+    concurrency,
+  );
+  const review = (name: string) => {
+    const runner = runners.get(name);
+    return [
+      ...(runner === undefined ? [] : [runner]),
+      ...firstSightFindings(name, pinned.get(name)!),
+    ];
+  };
   if (values.json === true) {
     const changeOf = new Map(changes.findings.map((f) => [f.name, f]));
     const names = requests.map((r) => r.name).sort();
@@ -222,10 +237,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       server: lock.servers[name]!,
       ...(changeOf.has(name) ? { change: changeOf.get(name)! } : {}),
       // The launch line's findings first: they are about this re-pin, not the tools' text.
-      findings: [
-        ...launchFindings(changes.explained.get(name)),
-        ...firstSightFindings(name, pinned.get(name)!),
-      ],
+      findings: [...launchFindings(changes.explained.get(name)), ...review(name)],
     }));
     await io.out(renderPinJson(lockFile, reports));
   } else if (requests.length === 0 && notRead.length === 0) {
@@ -238,10 +250,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }
     for (const name of names) {
-      const findings = notShown(
-        firstSightFindings(name, pinned.get(name)!),
-        shownFindings(changes.explained?.get(name)),
-      );
+      const findings = notShown(review(name), shownFindings(changes.explained?.get(name)));
       await io.out(renderPinnedFindings(name, findings, io.color));
     }
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);

@@ -3,6 +3,7 @@ import { timestamp, type PinnedServer } from "../../core/lock.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
+import { runnerFindings } from "../../engine/runner-review.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
@@ -122,6 +123,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
+  // What each re-pinned server runs: a package without an exact version is a finding of its own.
+  const runners = await runnerFindings(names, servers, ctx, concurrency);
   const reports = names.map((name, i) => ({
     name,
     server: servers[name]!,
@@ -129,6 +132,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     // The launch line's findings first: they are about this re-pin, not the tools' text.
     findings: [
       ...launchFindings(changes.explained.get(name)),
+      ...(runners.has(name) ? [runners.get(name)!] : []),
       ...firstSightFindings(name, repinned.get(name)!),
     ],
   }));

@@ -3,7 +3,9 @@ import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { ToolStatus } from "../../core/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { markValues, renderMarked } from "../../core/findings/launch-diff.js";
+import type { JsonValue } from "../../core/json-value.js";
 import { visibleText } from "../../core/visible-text.js";
+import { shellWord } from "./shell.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import type { Style } from "./style.js";
@@ -64,6 +66,8 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
       finding.rule === "package-name-confusable"
         ? `: ${now} looks like the pinned ${was}`
         : `: ${was} -> ${now}`;
+  } else if (finding.rule === "package-runner-unpinned") {
+    line += `: ${unpinnedText(finding)}`;
   } else if (finding.rule === "tool-name-confusable") {
     // `before` is the other tool's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
@@ -79,6 +83,30 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     line += `: ${renderJsonValue(before, shown)} -> ${renderJsonValue(after, shown)}`;
   }
   return line;
+}
+
+/**
+ * What a package-runner-unpinned finding says: what runs, the version that
+ * would run now (or why the registry could not be asked), and the upgrade
+ * command that pins it. Registry text goes through visibleText.
+ */
+function unpinnedText(finding: Finding): string {
+  const after = (finding.after ?? {}) as Record<string, JsonValue>;
+  const text = (key: string) => visibleText(String(after[key] ?? ""));
+  const docker = after["ecosystem"] === "docker";
+  const runs = docker
+    ? `${text("package")} runs through ${text("runner")} with no tag or 'latest'`
+    : `${text("package")} runs through ${text("runner")} without an exact version`;
+  const upgrade = (to?: string) =>
+    visibleText(
+      `contractpin upgrade ${shellWord(finding.server ?? "")}${to === undefined ? "" : ` --to ${shellWord(to)}`} --write`,
+    );
+  if (typeof after["latest"] !== "string")
+    return `${runs}: the version that would run now is unknown, the registry could not be asked (${text("unknown")}); pin it: ${upgrade()}`;
+  const now = docker
+    ? `the newest version tag is ${text("latest")}`
+    : `each start runs the newest, now ${text("latest")}`;
+  return `${runs}: ${now} (${text("registry")}); pin it: ${upgrade(after["latest"])}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { runnerPackage } from "../../../src/config/package-runner.js";
+import { runnerFinding } from "../../../src/engine/runner-review.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
 
@@ -308,6 +309,29 @@ const CASES: Record<RuleId, Case> = {
     severity: "critical",
     expect: { pointer: "/command/2", before: "@acme/files", after: "@acrne/files" },
     only: ["package-name-confusable", "server-source-changed"],
+  },
+  "package-runner-unpinned": {
+    run: () => [
+      runnerFinding({
+        name: "files",
+        status: "unpinned",
+        pkg: runnerPackage(["npx", "-y", "@acme/files"])!,
+        latest: "1.2.0",
+        registry: "https://registry.example/",
+      })!,
+    ],
+    severity: "medium",
+    expect: {
+      pointer: "/command/2",
+      after: {
+        package: "@acme/files",
+        runner: "npx",
+        ecosystem: "npm",
+        latest: "1.2.0",
+        registry: "https://registry.example/",
+      },
+    },
+    only: ["package-runner-unpinned"],
   },
   "server-unreachable": {
     run: () => [unreachableFinding("files", "timed out after 30 s")],
