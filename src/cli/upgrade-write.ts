@@ -8,6 +8,7 @@ import { pinAll } from "../engine/repin.js";
 import type { UpgradeCandidate } from "../engine/upgrade.js";
 import { readLock, writeLock } from "../io/lock-file.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
+import { runnerFindings } from "../engine/runner-review.js";
 import { renderPinnedFindings } from "./render/audit-text.js";
 import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
@@ -96,9 +97,13 @@ async function writeUpgrade(
     }
   }
   await w.io.out(`wrote ${lockFile}\n`);
-  // What it pinned, reviewed as add, init and update review it.
+  // What it pinned, reviewed as add, init and update review it (an exact
+  // version asks no registry; `--to latest` of an image is no exact one).
+  const runners = await runnerFindings([...pinned.keys()], servers, w.ctx, w.concurrency);
   for (const [name, read] of pinned) {
-    await w.io.out(renderPinnedFindings(name, firstSightFindings(name, read), w.io.color));
+    const runner = runners.get(name);
+    const findings = [...(runner === undefined ? [] : [runner]), ...firstSightFindings(name, read)];
+    await w.io.out(renderPinnedFindings(name, findings, w.io.color));
   }
 }
 

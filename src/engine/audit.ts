@@ -4,6 +4,8 @@ import type { Finding } from "../core/findings/finding.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
 import { SURFACE_KINDS, type PartId } from "../core/kinds.js";
 import { readLock } from "../io/lock-file.js";
+import type { LookupContext } from "./outdated.js";
+import { runnerFindings } from "./runner-review.js";
 import { pinnedSurface } from "../io/snapshot-surface.js";
 import { FALLBACK, readSnapshot, snapshotEntry, snapshotPath } from "../io/snapshot-file.js";
 
@@ -35,8 +37,15 @@ export interface AuditRun {
  * pinned part of a server's surface (instructions, prompts, templates,
  * resources), which the rules read as they read tools. A lock that pins no
  * servers is LOCK_EMPTY (exit 2).
+ *
+ * A server that runs a package through a package runner without an exact
+ * version is a `package-runner-unpinned` finding (runner-review.ts): only
+ * for those is a registry asked (`lookup`), for the version that would run now.
  */
-export async function runAudit(lockPath: string): Promise<AuditRun> {
+export async function runAudit(
+  lockPath: string,
+  lookup: { ctx: LookupContext; concurrency: number },
+): Promise<AuditRun> {
   const lock = await readLock(lockPath);
   const path = snapshotPath(lockPath);
   const read = await readSnapshot(path);
@@ -76,6 +85,11 @@ export async function runAudit(lockPath: string): Promise<AuditRun> {
         if (lists[kind.id] !== undefined) audited.surface[kind.id] = lists[kind.id]!.length;
     }
     servers.push(audited);
+  }
+  const runners = await runnerFindings(names, lock.servers, lookup.ctx, lookup.concurrency);
+  for (const server of servers) {
+    const runner = runners.get(server.name);
+    if (runner !== undefined) server.findings.unshift(runner);
   }
   if (missing.length > 0) {
     const some = missing.slice(0, 3).map((t) => JSON.stringify(t));

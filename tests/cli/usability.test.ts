@@ -202,9 +202,18 @@ describe("add", () => {
       `#!/bin/sh\nexec "${process.execPath}" "${SERVERS.fakeStdio}" ok\n`,
       { mode: 0o755 },
     );
-    const env = { PATH: `${bin}:${process.env["PATH"]}` };
+    // The review asks the runner's registry for the version that would run now:
+    // here one that cannot be asked (port 1, which fetch refuses), never the public one.
+    const home = ws.path("home");
+    mkdirSync(home);
+    writeFileSync(join(home, ".npmrc"), "registry=http://127.0.0.1:1/\n");
+    const env = { PATH: `${bin}:${process.env["PATH"]}`, HOME: home, npm_config_registry: "" };
     const r = runCli(["add", "m", "--", "npx", "-y", "@acme/mcp-search"], { cwd: ws.dir, env });
     assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /\[medium\] package-runner-unpinned at command\/2: @acme\/mcp-search runs through npx without an exact version: the version that would run now is unknown, the registry could not be asked \(registry http:\/\/127\.0\.0\.1:1\/: bad port\); pin it: contractpin upgrade m --write$/m,
+    );
     assert.match(
       r.stderr,
       /^contractpin: warning: server m: @acme\/mcp-search, run through npx, is not pinned/m,

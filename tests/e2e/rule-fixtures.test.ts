@@ -1,7 +1,8 @@
 // One fixture pair for every rule id of the catalogue (issue 11), through the
 // built CLI: `contractpin diff before.json after.json` (two locks for
 // server-source-changed, `verify` of a server that cannot start for
-// server-unreachable), asserting exit 1, the finding's line in the text report
+// server-unreachable, `audit --fail-on medium` of a server run through a
+// package runner without an exact version for package-runner-unpinned), asserting exit 1, the finding's line in the text report
 // exactly as written by hand in tests/fixtures/drift/rules.json, and the
 // finding's rule id, severity, pointer and values in --json.
 import assert from "node:assert/strict";
@@ -31,6 +32,11 @@ interface Fixture extends Expected {
   new_source?: Record<string, unknown>;
   /** server-unreachable: how the lock reaches a server that cannot be read. */
   source?: Record<string, unknown>;
+  /**
+   * package-runner-unpinned: how the lock reaches the server, for
+   * `audit --fail-on medium` (a first-sight finding: no diff or verify gives it).
+   */
+  audit_source?: Record<string, unknown>;
   /**
    * tool-drifted: `tools` pinned with --no-snapshot, then `after` compared by
    * `diff`. It exists for the CI formats (a drift no snapshot explains must not
@@ -102,7 +108,10 @@ function run(fixture: Fixture): Run {
     ws.write("docs.json", JSON.stringify(fixture.tools));
     const add = runCli(["add", "docs", "--file", "docs.json"], { cwd: ws.dir });
     assert.equal(add.code, 0, add.stderr);
-    if (fixture.source !== undefined) {
+    if (fixture.audit_source !== undefined) {
+      ws.write("contractpin.lock", withSource(ws, fixture.audit_source));
+      args = ["audit", "--fail-on", "medium"];
+    } else if (fixture.source !== undefined) {
       const source = structuredClone(fixture.source);
       // The fixture's "node" is this node, whatever PATH holds.
       const command = source["command"] as string[];
@@ -121,7 +130,8 @@ function run(fixture: Fixture): Run {
   assert.equal(report.exit_code, 1);
   const findings = report.servers.flatMap((s) => [
     ...(s.findings ?? []),
-    ...s.tools.flatMap((t) => t.findings ?? []),
+    // audit's servers count their tools; its findings are the server's.
+    ...(Array.isArray(s.tools) ? s.tools.flatMap((t) => t.findings ?? []) : []),
   ]);
   return { text, json, findings };
 }
@@ -168,7 +178,7 @@ describe("rule fixtures: one pair per rule id, through the CLI", () => {
         );
         assert.equal(r.text.stderr.split("\n").length, 2, r.text.stderr);
       } else if (fixture.source === undefined) {
-        // diff reads no server: nothing to say on stderr.
+        // diff and audit read no server: nothing to say on stderr.
         assert.equal(r.text.stderr, "");
         assert.equal(r.json.stderr, "");
       } else {

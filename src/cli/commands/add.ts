@@ -10,6 +10,7 @@ import { safeSource } from "../../core/source-policy.js";
 import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
+import { runnerFindings } from "../../engine/runner-review.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
@@ -173,10 +174,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
-  const findings = firstSightFindings(name, {
-    contracts,
-    ...(surfaceContracts ? { surfaceContracts } : {}),
-  });
+  // What runs first: a package without an exact version, with the one that would run now.
+  const runner = (await runnerFindings([name], servers, ctx, 1)).get(name);
+  const findings = [
+    ...(runner === undefined ? [] : [runner]),
+    ...firstSightFindings(name, { contracts, ...(surfaceContracts ? { surfaceContracts } : {}) }),
+  ];
   if (values.json === true) {
     await io.out(renderPinJson(lockFile, [{ name, server: servers[name]!, findings }]));
   } else {

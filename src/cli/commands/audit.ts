@@ -2,7 +2,7 @@ import { atOrAbove } from "../../core/findings/rules.js";
 import type { Severity } from "../../core/findings/rules.js";
 import { runAudit } from "../../engine/audit.js";
 import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, lockPath } from "../common.js";
+import { LOCK_HELP, LOCK_OPTIONS, lockPath, readContext } from "../common.js";
 import { EXIT } from "../exit-code.js";
 import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
 import type { Io } from "../io.js";
@@ -18,7 +18,11 @@ lock pins, as the contract snapshots beside it keep them
 (contractpin.contracts.json for contractpin.lock): everything the rules would
 find if each server had been empty before, such as hidden characters,
 "<IMPORTANT>" markup, a ~/.ssh path or "do not tell the user" in a tool that
-was poisoned from the start. No server is started and nothing is fetched.
+was poisoned from the start. No server is started. A server run through a
+package runner without an exact version (npx -y pkg, uvx pkg, docker run
+image or image:latest) is a package-runner-unpinned finding: for it alone the
+registry is asked, as 'contractpin outdated' asks it, for the version that
+would run now (a registry that cannot be asked is said so in the finding).
 'init', 'add' and 'update' print the same findings for what they pin.
 
 Options:
@@ -49,7 +53,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     0,
   );
   const threshold = failOn(values["fail-on"], "audit") ?? DEFAULT_FAIL_ON;
-  const audited = await runAudit(await lockPath(values, io));
+  const lockFile = await lockPath(values, io);
+  const { ctx, concurrency } = readContext(lockFile, {}, io);
+  const audited = await runAudit(lockFile, { ctx, concurrency });
   const found = audited.servers.some((s) => s.findings.some((f) => atOrAbove(f, threshold)));
   const exitCode = found ? EXIT.DRIFT : EXIT.OK;
   await io.out(

@@ -7,6 +7,7 @@ import { timestamp, type Lock } from "../../core/lock.js";
 import { unsetVariables } from "../../core/server-source.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
+import { runnerFindings } from "../../engine/runner-review.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
@@ -36,6 +37,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import {
+  launchFindings,
   renderChanges,
   renderNotPinned,
   renderNotReadLine,
@@ -73,8 +75,12 @@ warning names it), or the server is skipped with the reason.
 
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
-(a new tool, a changed description) is accepted. If any server cannot be
-read (or, with --repeat, its reads differ), nothing is written (exit 1).
+(a new tool, a changed description) is accepted; what it accepted is printed
+as update prints it, and a server whose launch line changed (command, its
+environment variables' names, cwd, URL, headers) says so, each changed part
+whole with what changed marked [-removed-] {+added+}, even when its tools are
+the same. If any server cannot be read (or, with --repeat, its reads differ),
+nothing is written (exit 1).
 
 Options:
   --from PATH          import this config file (repeatable)
@@ -209,6 +215,20 @@ export async function run(args: string[], io: Io): Promise<number> {
       warn: warner(io),
     });
   }
+  // What each pinned server runs: a package without an exact version is a finding of its own.
+  const runners = await runnerFindings(
+    requests.map((r) => r.name),
+    lock.servers,
+    ctx,
+    concurrency,
+  );
+  const review = (name: string) => {
+    const runner = runners.get(name);
+    return [
+      ...(runner === undefined ? [] : [runner]),
+      ...firstSightFindings(name, pinned.get(name)!),
+    ];
+  };
   if (values.json === true) {
     const changeOf = new Map(changes.findings.map((f) => [f.name, f]));
     const names = requests.map((r) => r.name).sort();
@@ -216,7 +236,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       name,
       server: lock.servers[name]!,
       ...(changeOf.has(name) ? { change: changeOf.get(name)! } : {}),
-      findings: firstSightFindings(name, pinned.get(name)!),
+      // The launch line's findings first: they are about this re-pin, not the tools' text.
+      findings: [...launchFindings(changes.explained.get(name)), ...review(name)],
     }));
     await io.out(renderPinJson(lockFile, reports));
   } else if (requests.length === 0 && notRead.length === 0) {
@@ -229,10 +250,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }
     for (const name of names) {
-      const findings = notShown(
-        firstSightFindings(name, pinned.get(name)!),
-        shownFindings(changes.explained?.get(name)),
-      );
+      const findings = notShown(review(name), shownFindings(changes.explained?.get(name)));
       await io.out(renderPinnedFindings(name, findings, io.color));
     }
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);

@@ -2,7 +2,10 @@ import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { ToolStatus } from "../../core/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
+import { markValues, renderMarked } from "../../core/findings/launch-diff.js";
+import type { JsonValue } from "../../core/json-value.js";
 import { visibleText } from "../../core/visible-text.js";
+import { shellWord } from "./shell.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import type { Style } from "./style.js";
@@ -51,6 +54,20 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     // digests only claim some (advisory, and a hand-edited lock's are forged).
     const claimed = Array.isArray(after) ? after.filter((v) => typeof v === "string") : [];
     line += `: changed: ${unknownFieldsText(claimed)}`;
+  } else if (
+    finding.rule === "server-source-changed" ||
+    finding.rule === "package-name-confusable"
+  ) {
+    // A launch line is never cut: a look-alike character in the middle is the change.
+    const marked = markValues(before, after);
+    const paint = { removed: s.red, added: s.green };
+    const [was, now] = [renderMarked(marked.before, paint), renderMarked(marked.after, paint)];
+    line +=
+      finding.rule === "package-name-confusable"
+        ? `: ${now} looks like the pinned ${was}`
+        : `: ${was} -> ${now}`;
+  } else if (finding.rule === "package-runner-unpinned") {
+    line += `: ${unpinnedText(finding)}`;
   } else if (finding.rule === "tool-name-confusable" || finding.rule === "name-confusable") {
     // `before` is the other part's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
@@ -66,6 +83,30 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     line += `: ${renderJsonValue(before, shown)} -> ${renderJsonValue(after, shown)}`;
   }
   return line;
+}
+
+/**
+ * What a package-runner-unpinned finding says: what runs, the version that
+ * would run now (or why the registry could not be asked), and the upgrade
+ * command that pins it. Registry text goes through visibleText.
+ */
+function unpinnedText(finding: Finding): string {
+  const after = (finding.after ?? {}) as Record<string, JsonValue>;
+  const text = (key: string) => visibleText(String(after[key] ?? ""));
+  const docker = after["ecosystem"] === "docker";
+  const runs = docker
+    ? `${text("package")} runs through ${text("runner")} with no tag or 'latest'`
+    : `${text("package")} runs through ${text("runner")} without an exact version`;
+  const upgrade = (to?: string) =>
+    visibleText(
+      `contractpin upgrade ${shellWord(finding.server ?? "")}${to === undefined ? "" : ` --to ${shellWord(to)}`} --write`,
+    );
+  if (typeof after["latest"] !== "string")
+    return `${runs}: the version that would run now is unknown, the registry could not be asked (${text("unknown")}); pin it: ${upgrade()}`;
+  const now = docker
+    ? `the newest version tag is ${text("latest")}`
+    : `each start runs the newest, now ${text("latest")}`;
+  return `${runs}: ${now} (${text("registry")}); pin it: ${upgrade(after["latest"])}`;
 }
 
 /**

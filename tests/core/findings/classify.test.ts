@@ -10,6 +10,8 @@ import {
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
+import { runnerPackage } from "../../../src/config/package-runner.js";
+import { runnerFinding } from "../../../src/engine/runner-review.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { lookAlikes } from "../../../src/core/findings/name-skeleton.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
@@ -307,6 +309,7 @@ const CASES: Record<RuleId, Case> = {
         "files",
         { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
         { transport: "stdio", command: ["npx", "-y", "@evil/files@1.0.0"] },
+        runnerPackage,
       ),
     severity: "high",
     expect: {
@@ -315,6 +318,41 @@ const CASES: Record<RuleId, Case> = {
       after: ["npx", "-y", "@evil/files@1.0.0"],
     },
     only: ["server-source-changed"],
+  },
+  "package-name-confusable": {
+    run: () =>
+      sourceFindings(
+        "files",
+        { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
+        { transport: "stdio", command: ["npx", "-y", "@acrne/files@1.0.0"] },
+        runnerPackage,
+      ),
+    severity: "critical",
+    expect: { pointer: "/command/2", before: "@acme/files", after: "@acrne/files" },
+    only: ["package-name-confusable", "server-source-changed"],
+  },
+  "package-runner-unpinned": {
+    run: () => [
+      runnerFinding({
+        name: "files",
+        status: "unpinned",
+        pkg: runnerPackage(["npx", "-y", "@acme/files"])!,
+        latest: "1.2.0",
+        registry: "https://registry.example/",
+      })!,
+    ],
+    severity: "medium",
+    expect: {
+      pointer: "/command/2",
+      after: {
+        package: "@acme/files",
+        runner: "npx",
+        ecosystem: "npm",
+        latest: "1.2.0",
+        registry: "https://registry.example/",
+      },
+    },
+    only: ["package-runner-unpinned"],
   },
   "server-unreachable": {
     run: () => [unreachableFinding("files", "timed out after 30 s")],
