@@ -204,7 +204,7 @@ try {
   const iw = med(inits.wrapped);
   console.log(
     `start to initialize answer, 10 tools (median of ${starts}, process start included): direct ${ms(id)}, ` +
-      `guard as wrap writes it (${[entry.command, ...entry.args.slice(0, 2)].join(" ")} ...) ${ms(iw)}, ` +
+      `guard as wrap writes it (${[entry.command, ...entry.args.slice(0, entry.args.indexOf("guard"))].map((a) => (a.length > 60 ? "SHIM" : a)).join(" ")} guard ...) ${ms(iw)}, ` +
       `added ${ms(iw - id)} (target 100 ms)`,
   );
 } finally {

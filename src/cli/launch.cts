@@ -50,10 +50,18 @@ function runCli(script: vm.Script): void {
   main(mod.exports, require, mod, BUNDLE, __dirname);
 }
 
-if (require.main === module) {
+/**
+ * Runs the command line in `process.argv` (the command from index 2): what
+ * running this file does, and what the entry of a wrapped project config
+ * calls (src/config/wrap/launch-form.ts), which loads this file by its path
+ * in the project only once it has checked that it is there. Keep its name.
+ */
+function main(): void {
   const script = compileCli(true);
   if (!jit.isQuickCommand(process.argv[2])) jit.optimizerOn();
   runCli(script);
 }
 
-export = { compileCli, runCli, CACHE };
+if (require.main === module) main();
+
+export = { compileCli, runCli, main, CACHE };

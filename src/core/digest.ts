@@ -150,6 +150,30 @@ export function digestToolContracts(
   digests: ServerDigests;
   contracts: Contract[];
 } {
+  const { byName, contracts } = digestEachTool(tools, wantFields);
+  const toolsObject: Record<string, ToolDigests> = {};
+  const names: Record<string, string> = {};
+  for (const [name, digests] of byName) {
+    setMember(toolsObject, name, digests);
+    setMember(names, name, digests.digest);
+  }
+  return {
+    digests: { tool_count: byName.size, digest: serverDigest(names), tools: toolsObject },
+    contracts,
+  };
+}
+
+/**
+ * Each tool's contract and digests, by name and in the order served, without
+ * the server digest ({@link digestToolContracts} adds it): what the guard
+ * compares with the lock, tool by tool, on every tools/list page.
+ *
+ * @throws ContractpinError TOOLS_DUPLICATE_NAME, or the errors of contractOf / canonicalize.
+ */
+export function digestEachTool(
+  tools: readonly JsonValue[],
+  wantFields: WantFields = EVERY_TOOL,
+): { byName: Map<string, ToolDigests>; contracts: Contract[] } {
   const byName = new Map<string, ToolDigests>();
   const contracts: Contract[] = [];
   tools.forEach((tool, index) => {
@@ -163,16 +187,7 @@ export function digestToolContracts(
     byName.set(contract.name, digestContract(contract, wantFields));
     contracts.push(contract);
   });
-  const toolsObject: Record<string, ToolDigests> = {};
-  const names: Record<string, string> = {};
-  for (const [name, digests] of byName) {
-    setMember(toolsObject, name, digests);
-    setMember(names, name, digests.digest);
-  }
-  return {
-    digests: { tool_count: byName.size, digest: serverDigest(names), tools: toolsObject },
-    contracts,
-  };
+  return { byName, contracts };
 }
 
 /**

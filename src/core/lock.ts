@@ -45,6 +45,50 @@ const DIGEST_KEYS = ["tool_count", "digest", "tools"];
  */
 export function validateLock(value: JsonValue): Lock {
   const root = object(value, "the lock");
+  const version = validateHeader(root);
+  const servers = object(getMember(root, "servers"), "servers");
+  const out: Record<string, PinnedServer> = {};
+  for (const name of Object.keys(servers)) {
+    setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
+  }
+  // One lock, one spelling: version "2" exactly when some server pins its surface.
+  if (version === LOCK_VERSION_SURFACE && lockVersion(out) !== LOCK_VERSION_SURFACE) {
+    corrupt(
+      "contractpin",
+      'is "2" but no server pins more than its tools (that lock is version "1")',
+    );
+  }
+  return { generated_at: getMember(root, "generated_at") as string, servers: out };
+}
+
+/**
+ * How server `name` of a parsed lock is reached, as {@link validateLock}
+ * would give it, checking only the lock's format members and that server's
+ * source (command, env, cwd; url, headers, auth; path); undefined when any
+ * of them is not as validateLock accepts it, or there is no such server
+ * (validateLock then says what is wrong). For a caller that starts the
+ * server while it validates the rest (the guard): it must use nothing the
+ * server sends before validateLock has accepted the whole lock.
+ */
+export function sourceOf(value: JsonValue, name: string): ServerSource | undefined {
+  try {
+    const root = object(value, "the lock");
+    validateHeader(root);
+    const servers = object(getMember(root, "servers"), "servers");
+    if (!Object.hasOwn(servers, name)) return undefined;
+    const where = pathKey("servers", name);
+    const server = object(servers[name], where);
+    const transport = getMember(server, "transport");
+    if (typeof transport !== "string" || !(TRANSPORTS as readonly string[]).includes(transport))
+      return undefined;
+    return validateSource(server, transport as ServerSource["transport"], where);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks the lock's format members (all but `servers`); returns its format version. */
+function validateHeader(root: JsonObject): string {
   const version = getMember(root, "contractpin");
   if (version !== LOCK_VERSION && version !== LOCK_VERSION_SURFACE) {
     if (version === undefined)
@@ -75,19 +119,7 @@ export function validateLock(value: JsonValue): Lock {
     corrupt("generated_at", "must be a UTC timestamp like 2026-08-14T09:31:07Z");
   }
   onlyKeys(root, "", ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"]);
-  const servers = object(getMember(root, "servers"), "servers");
-  const out: Record<string, PinnedServer> = {};
-  for (const name of Object.keys(servers)) {
-    setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
-  }
-  // One lock, one spelling: version "2" exactly when some server pins its surface.
-  if (version === LOCK_VERSION_SURFACE && lockVersion(out) !== LOCK_VERSION_SURFACE) {
-    corrupt(
-      "contractpin",
-      'is "2" but no server pins more than its tools (that lock is version "1")',
-    );
-  }
-  return { generated_at: generatedAt as string, servers: out };
+  return version;
 }
 
 function validateServer(value: JsonValue, where: string, version: string): PinnedServer {

@@ -6,7 +6,6 @@ import { instructionsDigest } from "../core/surface/surface.js";
 import type { LockState } from "./lock-state.js";
 import type { MethodPolicy, PolicySession } from "./policy-session.js";
 import { reason } from "./own-requests.js";
-import { findingsText, gradeSurface } from "./graded.js";
 import { instructionsNote, noticeMessage } from "./notice.js";
 import type { Answer } from "./outbox.js";
 import { advertiseListChanged, replaceResultMember } from "./rewrite.js";
@@ -63,6 +62,8 @@ async function checkHandshake(
   const { onDrift } = session.options;
   if (typeof onDrift === "object" && pin !== null && live !== undefined) {
     // Graded: reworded instructions below the threshold pass; a directive gained never does.
+    // Loaded only in graded mode (see list-policy.ts).
+    const { findingsText, gradeSurface } = await import("./graded.js");
     const grading = { lockPath: lock.path, server, threshold: onDrift.graded };
     const findings = await gradeSurface(grading, "instructions", [
       { name: "instructions", pinned: pin, live, item: instructions! },

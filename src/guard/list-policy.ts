@@ -10,7 +10,7 @@ import type { WithheldTool } from "./policy.js";
 import { spliceItems } from "./rewrite.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./rpc-errors.js";
 import type { GuardKind } from "./guard-kinds.js";
-import { findingsText, gradeSurface, gradeTools, type Passed } from "./graded.js";
+import type { Passed } from "./graded.js";
 import { blockedNotice, noticeMessage, withheldNotice } from "./notice.js";
 import type { CheckResult } from "./policy.js";
 import { kindById } from "../core/kinds.js";
@@ -283,6 +283,8 @@ export class ListPolicy {
       const key = isJsonObject(item) ? getMember(item, keyMember) : undefined;
       if (typeof key === "string") byKey.set(key, item);
     }
+    // Loaded only in graded mode, with verify's rules: not on a plain guard's start.
+    const { findingsText, gradeSurface, gradeTools } = await import("./graded.js");
     const grading = { lockPath: lock.path, server, threshold: onDrift.graded };
     const asked = drifted.map((w) => ({
       name: w.name,

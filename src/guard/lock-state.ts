@@ -1,7 +1,10 @@
 import { statSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
-import type { Lock, PinnedServer } from "../core/lock.js";
-import { readLock } from "../io/lock-file.js";
+import type { JsonValue } from "../core/json-value.js";
+import { sourceOf, type Lock, type PinnedServer } from "../core/lock.js";
+import type { ServerSource } from "../core/server-source.js";
+import { parseJson } from "../core/strict-json.js";
+import { lockFromBytes, readLockBytes } from "../io/lock-file.js";
 
 /**
  * The lock as the guard sees it while it runs: read at start, and read again
@@ -12,6 +15,8 @@ import { readLock } from "../io/lock-file.js";
 export class LockState {
   private stamp = "";
   private lock: Lock | undefined;
+  /** What {@link startable} read, for the next validation when the file is still that one. */
+  private read: { stamp: string; bytes: Uint8Array; parsed: JsonValue } | undefined;
 
   constructor(
     readonly path: string,
@@ -30,15 +35,42 @@ export class LockState {
    *   codes), or SERVER_UNKNOWN when the lock does not pin the server.
    */
   async current(): Promise<PinnedServer> {
+    return this.validated();
+  }
+
+  /** {@link current}, at once. */
+  validated(): PinnedServer {
     const stamp = fileStamp(this.path);
-    if (stamp !== this.stamp || this.lock === undefined) {
-      this.lock = undefined;
-      this.stamp = "";
-      const lock = await readLock(this.path);
-      this.lock = lock;
-      this.stamp = stamp;
-    }
-    const servers = this.lock.servers;
+    if (stamp !== this.stamp || this.lock === undefined) this.load(stamp);
+    return this.entry();
+  }
+
+  /**
+   * The server's entry in the lock exactly as {@link startable} read it,
+   * validated whole (when the file changed since, the next {@link current}
+   * reads it again, as for any change while the guard runs).
+   */
+  validatedAsStarted(): PinnedServer {
+    if (this.read === undefined) return this.validated();
+    this.load(this.read.stamp);
+    return this.entry();
+  }
+
+  /** Reads and validates the whole lock (or the bytes {@link startable} read, when they are of `stamp`). */
+  private load(stamp: string): void {
+    this.lock = undefined;
+    this.stamp = "";
+    const read = this.read?.stamp === stamp ? this.read : undefined;
+    this.read = undefined;
+    this.lock =
+      read === undefined
+        ? lockFromBytes(this.path, readLockBytes(this.path))
+        : lockFromBytes(this.path, read.bytes, read.parsed);
+    this.stamp = stamp;
+  }
+
+  private entry(): PinnedServer {
+    const servers = this.lock!.servers;
     if (!Object.hasOwn(servers, this.server)) {
       const known = Object.keys(servers);
       throw new ContractpinError(
@@ -48,6 +80,27 @@ export class LockState {
       );
     }
     return servers[this.server]!;
+  }
+
+  /**
+   * How the server is reached, from the lock strictly parsed but, apart from
+   * its format members and this server's source, not yet validated: so that
+   * the guard can start a stdio server while it validates the rest (a client
+   * waits for the start, docs/guard.md#start-up). Undefined when the lock
+   * cannot be read or parsed, or that much is not valid (the next
+   * {@link validated} says why). Nothing the server sends may be used before
+   * {@link validated} has accepted the lock.
+   */
+  startable(): ServerSource | undefined {
+    const stamp = fileStamp(this.path);
+    try {
+      const bytes = readLockBytes(this.path);
+      const parsed = parseJson(bytes);
+      this.read = { stamp, bytes, parsed };
+      return sourceOf(parsed, this.server);
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { digestToolContracts, type Digest } from "../core/digest.js";
+import { digestEachTool, type Digest } from "../core/digest.js";
 import type { JsonValue } from "../core/json-value.js";
 
 /** Why a tool is kept from the model: its contract moved, or the lock does not pin it. */
@@ -52,14 +52,15 @@ export function checkTools(
   options: CheckOptions = {},
 ): CheckResult {
   // Only each tool's digest decides; its field digests would be five more
-  // hashes a tool, on the path of every client's first tools/list.
-  const { digests, contracts } = digestToolContracts(tools, () => false);
+  // hashes a tool, and the server digest one more canonicalization of every
+  // name, on the path of every client's first tools/list.
+  const { byName, contracts } = digestEachTool(tools, () => false);
   const admitted: JsonValue[] = [];
   const withheld: WithheldTool[] = [];
   const live = new Map<string, Digest>();
   contracts.forEach((contract, index) => {
     const name = contract.name;
-    const digest = digests.tools[name]!.digest;
+    const digest = byName.get(name)!.digest;
     live.set(name, digest);
     const pinned = Object.hasOwn(lockServer.tools, name) ? lockServer.tools[name] : undefined;
     if (pinned === undefined) {

@@ -3,6 +3,7 @@ import { LockState } from "./lock-state.js";
 import { Relay, type OnDrift } from "./relay.js";
 import { makeReporter } from "./reporter.js";
 import { CANNOT_RUN, OK, openUpstream, type OpenUpstream } from "./upstream.js";
+import { warmUp } from "./warm-up.js";
 
 /** What every face of `contractpin guard` (stdio, --listen) is given. */
 export interface GuardOptions {
@@ -99,6 +100,12 @@ export async function runGuard(run: GuardRun): Promise<number> {
   });
   // A client that left while the server was starting: nothing else would end it.
   if (clientGone) await server.transport?.close();
+  // While the server starts, the digest path is compiled for its first tools/list.
+  else if (server.transport !== undefined)
+    await lock.current().then(
+      (pinned) => warmUp(pinned.tool_count),
+      () => undefined,
+    );
 
   const abort = () => {
     void (server.transport?.close() ?? Promise.resolve()).then(() => finish(CANNOT_RUN));

@@ -10,7 +10,6 @@ import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/
 import type { ReadContext } from "../sources/read-tools.js";
 import type { LockState } from "./lock-state.js";
 import type { Upstream } from "./relay.js";
-import { HttpUpstream } from "./upstream-http.js";
 
 /** Exit codes of a guard session. */
 export const OK = 0;
@@ -50,6 +49,18 @@ export async function openUpstream(
 ): Promise<OpenUpstream | undefined> {
   const { server, ctx } = hooks;
   try {
+    // A stdio server is started as soon as the lock is strictly parsed and
+    // its entry's source is valid, and the whole lock is validated while it
+    // starts, before anything it sends is read (a client waits for its start:
+    // docs/guard.md#start-up). Anything else takes the path below.
+    const early = lock.startable();
+    if (early?.transport === "stdio" && !runsGuard(early)) {
+      const spec = spawnSpecOrUndefined(early, ctx);
+      if (spec !== undefined) {
+        hooks.setRedact(guardSecrets(server, early, ctx).redact);
+        return await openStdio(spec, hooks, () => lock.validatedAsStarted());
+      }
+    }
     const pinned = await lock.current();
     if (pinned.transport === "file") {
       hooks.fail(
@@ -74,6 +85,7 @@ export async function openUpstream(
       // Loaded here, with the MCP client library they use: a stdio server's
       // guard answers its client's first message without them.
       const { readAuth } = await import("../auth/read-auth.js");
+      const { HttpUpstream } = await import("./upstream-http.js");
       const { authorizedFetch } = await import("../auth/authorized-fetch.js");
       const auth = readAuth(pinned, url, { ...ctx, server });
       const fetch =
@@ -104,24 +116,46 @@ export async function openUpstream(
     return await openStdio(stdioSpawnSpec(pinned, ctx), hooks);
   } catch (err) {
     // The lock, or a ${VAR} of the server: contractpin's side could not run it.
-    hooks.fail(
-      message(err),
-      isContractpinError(err, "ENV_UNSET") || isContractpinError(err, "SOURCE_INVALID")
-        ? SERVER_FAILED
-        : CANNOT_RUN,
-    );
+    hooks.fail(message(err), failureCode(err));
     return undefined;
   }
 }
 
+/** The exit code of what kept the guard from starting the server. */
+function failureCode(err: unknown): number {
+  return isContractpinError(err, "ENV_UNSET") || isContractpinError(err, "SOURCE_INVALID")
+    ? SERVER_FAILED
+    : CANNOT_RUN;
+}
+
+/** The spawn spec, or undefined when it cannot be made (the path after validation says why). */
+function spawnSpecOrUndefined(
+  source: Parameters<typeof stdioSpawnSpec>[0],
+  ctx: ReadContext,
+): ReturnType<typeof stdioSpawnSpec> | undefined {
+  try {
+    return stdioSpawnSpec(source, ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a stdio server. `validate`, when given, runs at once after the
+ * process is spawned, before anything it sends is read: when it throws, the
+ * session fails with its error, as when the lock cannot be read, nothing the
+ * server sent is used, and its process group is ended.
+ */
 async function openStdio(
   spec: ReturnType<typeof stdioSpawnSpec>,
   hooks: UpstreamHooks,
+  validate?: () => void,
 ): Promise<OpenUpstream | undefined> {
   const { server, ctx } = hooks;
   let started = false;
   let closing = false;
   let failed = false;
+  let refused = false;
   const fail = (text: string, code: number) => {
     failed = true;
     hooks.fail(text, code);
@@ -129,7 +163,7 @@ async function openStdio(
   const sink: LineSink = {
     maxMessageBytes: ctx.maxMessageBytes,
     receivedLine: (line) => {
-      hooks.message(line);
+      if (!refused) hooks.message(line);
       return undefined;
     },
     failTooLarge: () => {
@@ -153,8 +187,20 @@ async function openStdio(
     // Wait for its process group to be gone, then end.
     void t.close().then(() => hooks.ended(SERVER_FAILED));
   };
+  const starting = t.start();
+  if (validate !== undefined) {
+    try {
+      validate();
+    } catch (err) {
+      refused = true;
+      fail(message(err), failureCode(err));
+      await starting.catch(() => undefined);
+      await t.close();
+      return undefined;
+    }
+  }
   try {
-    await t.start();
+    await starting;
   } catch (err) {
     fail(
       `server ${server}: could not start ${JSON.stringify(spec.command)}: ${message(err)}`,

@@ -17,10 +17,19 @@ import { checkoutBases, refuseLinks } from "./write-target.js";
  * file, LOCK_CORRUPT when it does not parse strictly or has the wrong shape.
  */
 export async function readLock(path: string): Promise<Lock> {
-  let bytes: Uint8Array;
+  return lockFromBytes(path, readLockBytes(path));
+}
+
+/**
+ * The bytes of the lock at `path`, read as {@link readLock} reads them.
+ *
+ * @throws ContractpinError LOCK_MISSING when there is no file, LOCK_CORRUPT
+ *   when it cannot be read (or is not a regular file of bounded size).
+ */
+export function readLockBytes(path: string): Uint8Array {
   try {
     // A regular file of bounded size: a lock that is a FIFO or /dev/zero fails at once.
-    bytes = readRegularFile(path, MAX_LOCK_BYTES);
+    return readRegularFile(path, MAX_LOCK_BYTES);
   } catch (cause) {
     const errno = (cause as { cause?: NodeJS.ErrnoException }).cause?.code;
     const code = errno === "ENOENT" ? "LOCK_MISSING" : "LOCK_CORRUPT";
@@ -29,7 +38,6 @@ export async function readLock(path: string): Promise<Lock> {
     const why = (cause as { why?: string }).why ?? reason(cause);
     throw new ContractpinError(code, `${path}: cannot read the lock: ${why}${hint}`, { cause });
   }
-  return lockFromBytes(path, bytes);
 }
 
 /**

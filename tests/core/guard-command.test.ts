@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../../src/core/guard-command.js";
 import type { ServerSource } from "../../src/core/server-source.js";
+import { GUARD_SHIM } from "../../src/config/wrap/launch-form.js";
 
 const stdio = (command: string[], env?: Record<string, string>): ServerSource =>
   env === undefined ? { transport: "stdio", command } : { transport: "stdio", command, env };
@@ -22,6 +23,15 @@ describe("runsGuard", () => {
         "m",
       ]),
       stdio(["./node_modules/.bin/contractpin", "guard", "m"]),
+      // A shared project config's form (src/config/wrap/launch-form.ts), copied without its env.
+      stdio([
+        "node",
+        "-e",
+        GUARD_SHIM,
+        "node_modules/contractpin/dist/bin/contractpin.cjs",
+        "guard",
+        "m",
+      ]),
       stdio(["C:\\p\\node_modules\\.bin\\contractpin.cmd", "guard", "m"]),
     ]) {
       assert.equal(runsGuard(source), true, JSON.stringify(source));

@@ -66,7 +66,8 @@ describe("wrap of a project config shared in git", () => {
     assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
     assert.doesNotMatch(wrap.stdout, /note:/);
     // Claude Code starts project servers in the project; VS Code and Cursor expand
-    // ${workspaceFolder}. node runs the installed script: no npx, which loads npm first.
+    // ${workspaceFolder}. node runs the installed script: no npx, which loads npm first;
+    // through a few lines of `node -e` that say to run npm ci when it is not installed.
     const script = "node_modules/contractpin/dist/bin/contractpin.cjs";
     const workspace = ["${workspaceFolder}/" + script];
     const expected: Array<[string, string, string[]]> = [
@@ -89,7 +90,10 @@ describe("wrap of a project config shared in git", () => {
     for (const [rel, name, args] of expected) {
       const entry = entryOf(dir, rel, name);
       assert.equal(entry.command, "node", rel);
-      assert.deepEqual(entry.args, args, rel);
+      assert.equal(entry.args[0], "-e", rel);
+      assert.deepEqual(entry.args.slice(2), args, rel);
+      // Nothing a client would expand, nothing JSON must escape.
+      assert.doesNotMatch(entry.args[1]!, /\$\{|"/, rel);
       const text = readFileSync(join(dir, rel), "utf8");
       assert.ok(!text.includes(process.execPath), `${rel} names this machine's node`);
       assert.ok(!text.includes(CLI), `${rel} names this machine's contractpin`);
@@ -161,6 +165,54 @@ describe("wrap of a project config shared in git", () => {
         "!! .vscode/.contractpin-backup/mcp.json",
       ],
     );
+  });
+
+  it("in a fresh clone before npm ci, each wrapped entry says to run npm ci, in one line, and exits 2", () => {
+    const { dir } = project(true);
+    const wrap = runCli(["wrap"], { cwd: dir });
+    assert.equal(wrap.code, 0, wrap.stdout + wrap.stderr);
+    git(dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "wrapped");
+    // What a teammate has after `git clone`: the configs and the lock, no node_modules.
+    const clone = join(tempDir("contractpin-clone-"), "app");
+    git(dirname(clone), "clone", "-q", dir, clone);
+    const elsewhere = tempDir("contractpin-cwd-");
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
+    for (const [rel, name] of [
+      [".mcp.json", "claude-memory"],
+      [".vscode/mcp.json", "vscode-memory"],
+      [".cursor/mcp.json", "cursor-memory"],
+    ] as const) {
+      const entry = entryOf(clone, rel, name);
+      // As its client starts it: Claude Code in the project, VS Code and Cursor anywhere.
+      const r = spawnSync(
+        entry.command,
+        entry.args.map((a) => a.replaceAll("${workspaceFolder}", clone)),
+        {
+          cwd: rel === ".mcp.json" ? clone : elsewhere,
+          env: { PATH: process.env["PATH"]!, HOME: process.env["HOME"]!, ...entry.env },
+          input: `${initialize}\n`,
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
+      assert.equal(r.status, 2, `${rel}: ${r.stderr}`);
+      assert.equal(r.stdout, "", rel);
+      const script = join(clone, "node_modules/contractpin/dist/bin/contractpin.cjs");
+      assert.equal(
+        r.stderr,
+        `contractpin: ${script} is missing or out of date: contractpin is not installed in this project; run npm ci in it (or npm install --save-dev contractpin), then restart the MCP client\n`,
+        rel,
+      );
+    }
   });
 
   it("without contractpin installed in the project: this machine's paths, and a note that says why", () => {

@@ -416,6 +416,33 @@ describe("contractpin guard relays a stdio server", () => {
     assert.match(client.stderr, /^contractpin: guard: .*missing\.lock: cannot read the lock/);
   });
 
+  it("a lock corrupt past the server's command (started while the rest is validated): errors, exit 2, the server ended, nothing of it relayed", async () => {
+    const { dir, lock } = fakeSetup();
+    // Valid JSON with a valid command, but a tool digest edited by hand.
+    const text = readFileSync(lock, "utf8");
+    const digest = /"digest":\s*"sha256:([0-9a-f]{64})"/.exec(text)![1]!;
+    writeFileSync(lock, text.replace(digest, "f".repeat(64)));
+    const client = new RawClient(["fake", "--lock", lock]);
+    const init = await client.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "x", version: "1" },
+    });
+    assert.equal(init.error.code, -32603, JSON.stringify(init));
+    assert.match(init.error.message, /^contractpin guard: .*contractpin\.lock: lock is corrupt/);
+    const list = await client.request(1, "tools/list", {});
+    assert.equal(list.error.code, -32603, JSON.stringify(list));
+    assert.equal((await client.close()).code, 2);
+    assert.match(client.stderr, /^contractpin: guard: .*contractpin\.lock: lock is corrupt/);
+    // The client got the guard's two answers and nothing else.
+    assert.deepEqual(
+      client.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id),
+      [0, 1],
+    );
+    const pid = readPid(dir, "server.pid");
+    assert.ok(pid === undefined || !isRunning(pid), "the server it started still runs");
+  });
+
   it("answers with errors when the server is not in the lock (exit 2) or cannot be started (exit 1)", async () => {
     const { lock } = fakeSetup();
     const unknown = new RawClient(["other", "--lock", lock]);

@@ -1,6 +1,4 @@
 import { ContractpinError } from "../../core/errors.js";
-import { parseListen } from "../../guard/listen-address.js";
-import { runListen } from "../../guard/listen-http.js";
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { parseCommandArgs } from "../args.js";
 import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
@@ -151,10 +149,16 @@ export async function run(args: string[], io: Io): Promise<number> {
       "--listen-any needs --listen HOST:PORT (see 'contractpin guard --help')",
     );
   }
+  // Loaded only for --listen: a stdio guard's client waits for its start (docs/guard.md#start-up).
+  const listen =
+    values.listen === undefined ? undefined : await import("../../guard/listen-http.js");
   const address =
     values.listen === undefined
       ? undefined
-      : parseListen(values.listen, values["listen-any"] === true);
+      : (await import("../../guard/listen-address.js")).parseListen(
+          values.listen,
+          values["listen-any"] === true,
+        );
   const lockFile = await lockPath(values, io);
   const { ctx } = readContext(lockFile, values, io);
   const common: GuardOptions = {
@@ -166,7 +170,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     ctx,
     err: (line: string) => void io.err(line),
   };
-  if (address !== undefined) return runListen({ ...common, address });
+  if (listen !== undefined && address !== undefined)
+    return listen.runListen({ ...common, address });
   process.stdout.on("error", () => undefined); // a client that went away is the end of the session
   return runGuard({
     ...common,

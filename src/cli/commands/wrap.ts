@@ -8,10 +8,11 @@ Rewrites MCP client configs so that each server the lock pins is launched
 through 'contractpin guard NAME --lock LOCK'. In a project config a team
 commits (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) that is the project's
 installed contractpin, run by node from the project's node_modules (not
-npx, which loads npm first, about a second on every start): 'node
+npx, which loads npm first, about a second on every start): 'node -e SHIM
 node_modules/contractpin/dist/bin/contractpin.cjs guard NAME --lock
 contractpin.lock' in .mcp.json; the same with \${workspaceFolder}/ before
-both paths in .vscode/ and .cursor/. That works in every clone; it needs
+both paths in .vscode/ and .cursor/ (SHIM, one line of JavaScript, says to
+run npm ci when the script is not installed). That works in every clone; it needs
 contractpin in node_modules and the lock in the project, else a note says
 why the entries name this machine's paths. Other configs run this node and this contractpin
 by absolute path, with the lock's absolute path. An entry is wrapped when its

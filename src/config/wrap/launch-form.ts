@@ -6,7 +6,9 @@
 // resolves. Not through `npx --no`: npx loads npm before it starts anything,
 // about a second on every start of every guarded server, enough for a client
 // that does not wait for its servers (Claude Code in -p mode) to go on
-// without them. Every other config (user-level ones, a file named with
+// without them. Nor `node SCRIPT` alone: in a clone before `npm ci` that is
+// node's "Cannot find module" and a stack trace; the entry runs GUARD_SHIM
+// (`node -e`), which says to run `npm ci` then. Every other config (user-level ones, a file named with
 // --from elsewhere) launches this machine's node and contractpin by absolute
 // path, which a desktop app started with a short PATH still finds.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
@@ -16,11 +18,28 @@ import { getMember, isJsonObject } from "../../core/json-value.js";
 
 /** How a wrapped entry runs contractpin: the argv before `guard`, and how it names the lock. */
 export interface LaunchForm {
-  /** e.g. [/abs/node, /abs/contractpin.cjs] or ["node", "node_modules/contractpin/dist/bin/contractpin.cjs"]. */
+  /** e.g. [/abs/node, /abs/contractpin.cjs] or ["node", "-e", GUARD_SHIM, "node_modules/contractpin/dist/bin/contractpin.cjs"]. */
   launcher: string[];
   /** The lock as the entry names it: an absolute path, or one its client resolves in the project. */
   lockArg: string;
 }
+
+/**
+ * What a shared project config's entry runs with `node -e`, given the
+ * installed script's path then the guard's arguments: when the project's
+ * contractpin is not installed (a clone before `npm ci`) or is older than
+ * this form, one plain stderr line saying to install it, and exit 2; else
+ * the launcher's `main` (src/cli/launch.cts), as if node ran the script. It
+ * only reads the script's path; one stat more than `node SCRIPT` at start.
+ * Written into configs that teams commit, it must keep working with every
+ * later contractpin, and holds no double quote (JSON) and no `${` (which
+ * Claude Code, VS Code and Cursor would expand).
+ */
+export const GUARD_SHIM =
+  "const p=require('path').resolve(process.argv[1]),m=require('fs').existsSync(p)&&require(p);" +
+  "if(typeof m.main!=='function'){console.error('contractpin: '+p+' is missing or out of date: " +
+  "contractpin is not installed in this project; run npm ci in it (or npm install --save-dev " +
+  "contractpin), then restart the MCP client');process.exit(2)}process.argv[1]=p;m.main()";
 
 /** The shared project configs, and how each client is told where the project is. */
 const SHARED: Array<{ parts: string[]; place: (rel: string) => string }> = [
@@ -137,7 +156,7 @@ export function launchForm(
   }
   return {
     form: {
-      launcher: ["node", shared.place(portable(project, script))],
+      launcher: ["node", "-e", GUARD_SHIM, shared.place(portable(project, script))],
       lockArg: shared.place(rel.split(path.sep).join("/")),
     },
   };
