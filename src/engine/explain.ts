@@ -89,16 +89,22 @@ export async function explainDrift(
     });
   }
   const explained = new Map<string, ServerExplained>();
-  for (const { finding, changed } of verified) {
+  for (const { finding, changed, serverFindings } of verified) {
+    // An artifact that changed or could not be checked is why the server was not read: its findings say so.
+    const own = serverFindings ?? [];
     const server =
       finding.status === "unreachable"
-        ? { tools: new Map(), findings: [unreachableFinding(finding.name, finding.error)] }
+        ? {
+            tools: new Map(),
+            findings: own.length > 0 ? [...own] : [unreachableFinding(finding.name, finding.error)],
+          }
         : explainTools(
             finding,
             before.get(finding.name) ?? [],
             changed,
             Object.keys(servers[finding.name]!.tools),
           );
+    if (finding.status !== "unreachable") server.findings.push(...own);
     explained.set(finding.name, server);
   }
   for (const [name, { parts, findings }] of await explainSurfaces(lockFile, verified, warn)) {

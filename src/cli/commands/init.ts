@@ -24,6 +24,9 @@ import {
   REPEAT_OPTIONS,
   SURFACE_HELP,
   SURFACE_OPTIONS,
+  ARTIFACT_HELP,
+  ARTIFACT_OPTIONS,
+  withArtifacts,
   surfaceRequest,
   lockPath,
   pinProgress,
@@ -82,6 +85,7 @@ Options:
   --force              overwrite an existing lock
 ${REPEAT_HELP}
 ${SURFACE_HELP}
+${ARTIFACT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -112,6 +116,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
       ...SURFACE_OPTIONS,
+      ...ARTIFACT_OPTIONS,
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
@@ -180,6 +185,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return false;
   });
   for (const server of notRead) await io.err(renderNotReadLine(server));
+  requests = await withArtifacts(requests, values.artifacts, io);
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const report = pinProgress(requests, io, ctx.env);

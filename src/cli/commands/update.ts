@@ -21,6 +21,9 @@ import {
   REPEAT_OPTIONS,
   SURFACE_HELP,
   SURFACE_OPTIONS,
+  ARTIFACT_HELP,
+  ARTIFACT_OPTIONS,
+  withArtifacts,
   surfaceRequest,
   lockPath,
   pinProgress,
@@ -45,6 +48,7 @@ written (exit 1).
 Options:
 ${REPEAT_HELP}
 ${SURFACE_HELP}
+${ARTIFACT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -74,6 +78,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
       ...SURFACE_OPTIONS,
+      ...ARTIFACT_OPTIONS,
       json: { type: "boolean" },
     },
     Infinity,
@@ -88,7 +93,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
-  const requests = requestsFromLock(names, previous.servers);
+  const requests = await withArtifacts(
+    requestsFromLock(names, previous.servers),
+    values.artifacts,
+    io,
+  );
   const report = pinProgress(requests, io, ctx.env);
   const repinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
     // A read cut short by Ctrl-C is not a server that could not be read.

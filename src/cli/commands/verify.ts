@@ -131,7 +131,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const findings = verified.map((v) => v.finding);
   const strict = verdict(findings, undefined, { allowNew });
   // A clean run loads none of the classifiers and never reads the snapshots.
-  const moved = findings.some((f) => f.status === "unreachable" || anyMoved(f));
+  const moved = verified.some(
+    (v) =>
+      v.finding.status === "unreachable" ||
+      anyMoved(v.finding) ||
+      (v.serverFindings?.length ?? 0) > 0,
+  );
   // Said once: a server pinned on its tools only that serves more (SPEC.md 10.6).
   const more = verified
     .filter((v) => v.servesMore === true)
