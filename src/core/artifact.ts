@@ -30,6 +30,33 @@ export function artifactSubject(a: Artifact): { name: string; version: string } 
     : { name: a.package, version: a.version };
 }
 
+/** What an artifact holds, in a few words for a pin's report (registry text: shown through visibleText). */
+export function artifactText(a: Artifact): string {
+  switch (a.kind) {
+    case "npm":
+      return `dist.integrity ${a.integrity}`;
+    case "python": {
+      const n = Object.keys(a.files).length;
+      return `the sha256 of ${n} file${n === 1 ? "" : "s"}`;
+    }
+    case "image":
+      return `manifest digest ${a.digest}`;
+  }
+}
+
+/**
+ * What a re-pin did to a server's artifact, for update and init --force:
+ * undefined when it records the same (or none, before and after).
+ */
+export function artifactNote(before?: Artifact, after?: Artifact): string | undefined {
+  if (after === undefined)
+    return before === undefined ? undefined : "no longer records its artifact";
+  if (before === undefined) return `now records its artifact: ${artifactText(after)}`;
+  return compareArtifacts(before, after).length === 0
+    ? undefined
+    : `records its artifact anew: ${artifactText(after)}`;
+}
+
 /**
  * Checks a lock's `artifact` member (SPEC.md 11.1) and returns it typed.
  * @throws ContractpinError LOCK_CORRUPT naming the offending key.

@@ -30,6 +30,7 @@ before(async () => {
   images = await startImageRegistry();
   down = await closedRegistry();
   npm.publish(PKG, "1.0.0", "1.0.0");
+  npm.publish(PKG, "1.1.0", "1.1.0");
   await images.push("mcp/fixture", ["1.0.0"]);
 });
 after(() => cleanUp());
@@ -39,7 +40,11 @@ function verify(ws: Workspace, env: Record<string, string>, args: string[] = [])
 }
 
 describe("npm: dist.integrity", () => {
-  function project(): { ws: Workspace; env: Record<string, string>; home: string } {
+  function project(spec = `${PKG}@1.0.0`): {
+    ws: Workspace;
+    env: Record<string, string>;
+    home: string;
+  } {
     const ws = new Workspace();
     const home = ws.path("home");
     mkdirSync(home);
@@ -50,21 +55,27 @@ describe("npm: dist.integrity", () => {
     );
     ws.write(
       ".mcp.json",
-      JSON.stringify({ mcpServers: { dict: { command: "npx", args: ["-y", `${PKG}@1.0.0`] } } }),
+      JSON.stringify({ mcpServers: { dict: { command: "npx", args: ["-y", spec] } } }),
     );
     const env = { HOME: home, npm_config_userconfig: "", npm_config_registry: "" };
     return { ws, env, home };
   }
 
-  test("init --artifacts records what npm view says; verify passes; a republished version fails at critical; an unreachable registry is exit 1", () => {
+  test("update --artifacts records what npm view says; verify passes; a republished version fails at critical; an unreachable registry is exit 1", () => {
     const { ws, env, home } = project();
-    const init = runCli(["init", "--artifacts"], { cwd: ws.dir, env });
+    const init = runCli(["init"], { cwd: ws.dir, env });
     assert.equal(init.code, 0, init.stderr);
-    const viewed = spawnSync("npm", ["view", `${PKG}@1.0.0`, "dist.integrity"], {
-      env: { ...process.env, ...npm.npmEnv },
-      encoding: "utf8",
-    });
-    assert.equal(viewed.status, 0, viewed.stderr);
+    assert.equal(ws.lockJson().contractpin, "2");
+    const viewed = viewIntegrity("1.0.0");
+    const recorded = runCli(["update", "--artifacts"], { cwd: ws.dir, env });
+    assert.equal(recorded.code, 0, recorded.stderr);
+    assert.match(
+      recorded.stdout,
+      new RegExp(
+        `^dict: updated\n {2}now records its artifact: dist\\.integrity ${escape(viewed)}$`,
+        "m",
+      ),
+    );
     const lock = ws.lockJson() as unknown as {
       contractpin: string;
       servers: Record<string, { artifact?: unknown; digest: string }>;
@@ -74,16 +85,19 @@ describe("npm: dist.integrity", () => {
       kind: "npm",
       package: PKG,
       version: "1.0.0",
-      integrity: viewed.stdout.trim(),
+      integrity: viewed,
     });
     const ok = verify(ws, env);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /^dict {2}ok/m);
 
-    // update keeps recording it (the lock says so), without --artifacts.
-    const updated = runCli(["update"], { cwd: ws.dir, env });
-    assert.equal(updated.code, 0, updated.stderr);
-    assert.deepEqual(ws.lockJson().servers["dict"]!["artifact"], lock.servers["dict"]!.artifact);
+    // update and init --force keep recording it (the lock says so), without --artifacts.
+    for (const args of [["update"], ["init", "--force"]]) {
+      const again = runCli(args, { cwd: ws.dir, env });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /^dict: unchanged/m);
+      assert.deepEqual(ws.lockJson().servers["dict"]!["artifact"], lock.servers["dict"]!.artifact);
+    }
 
     // The registry now serves another tarball under 1.0.0.
     const other = `sha512-${createHash("sha512").update("another tarball").digest("base64")}`;
@@ -96,14 +110,13 @@ describe("npm: dist.integrity", () => {
       assert.match(
         moved.stdout,
         new RegExp(
-          `\\[critical\\] artifact-changed at artifact/integrity: "${escape(viewed.stdout.trim())}" -> "${escape(other)}"`,
+          `\\[critical\\] artifact-changed at artifact/integrity: "${escape(viewed)}" -> "${escape(other)}"`,
         ),
       );
       assert.doesNotMatch(moved.stdout, /^dict {2}ok/m);
     } finally {
       npm.editMetadata(PKG, (doc) => {
-        (doc.versions["1.0.0"]!["dist"] as Record<string, string>)["integrity"] =
-          viewed.stdout.trim();
+        (doc.versions["1.0.0"]!["dist"] as Record<string, string>)["integrity"] = viewed;
       });
     }
 
@@ -125,12 +138,41 @@ describe("npm: dist.integrity", () => {
     );
   });
 
+  test("upgrade --write of a server that records its artifact records the new version's", () => {
+    const { ws, env } = project();
+    const init = runCli(["init", "--artifacts"], { cwd: ws.dir, env });
+    assert.equal(init.code, 0, init.stderr);
+    const first = ws.lockJson().servers["dict"]!["artifact"] as { integrity: string };
+    assert.equal(first.integrity, viewIntegrity("1.0.0"));
+    const up = runCli(["upgrade", "dict", "--to", "1.1.0", "--write"], { cwd: ws.dir, env });
+    assert.equal(up.code, 0, up.stderr);
+    assert.deepEqual(ws.lockJson().servers["dict"]!["artifact"], {
+      kind: "npm",
+      package: PKG,
+      version: "1.1.0",
+      integrity: viewIntegrity("1.1.0"),
+    });
+    const ok = verify(ws, env);
+    assert.equal(ok.code, 0, ok.stderr);
+  });
+
   test("add --artifacts on a server with no exact version is refused (exit 2, one line); init notes it and pins it", () => {
     const { ws, env } = project();
     const r = runCli(["add", "x", "--artifacts", "--", "npx", "-y", PKG], { cwd: ws.dir, env });
     assert.equal(r.code, 2, r.stderr);
     assert.ok(oneLine(r.stderr), r.stderr);
     assert.match(r.stderr, /--artifacts records nothing for server 'x': .* pins no exact version/);
+    const unpinned = project(PKG);
+    const init = runCli(["init", "--artifacts"], { cwd: unpinned.ws.dir, env: unpinned.env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(
+      init.stderr,
+      new RegExp(
+        `^contractpin: note: no artifact recorded for dict: ${PKG} pins no exact version`,
+        "m",
+      ),
+    );
+    assert.equal(unpinned.ws.lockJson().servers["dict"]!["artifact"], undefined);
   });
 });
 
@@ -221,6 +263,10 @@ describe("image registry: the tag's manifest digest", () => {
       { cwd: ws.dir, env },
     );
     assert.equal(added.code, 0, added.stderr);
+    assert.match(
+      added.stdout,
+      /^pinned img \(stdio .*; artifact: manifest digest sha256:[0-9a-f]{64}$/m,
+    );
     const served = await fetch(`${images.url}v2/mcp/fixture/manifests/1.0.0`, {
       headers: { accept: "application/vnd.oci.image.manifest.v1+json" },
     });
@@ -274,6 +320,16 @@ describe("image registry: the tag's manifest digest", () => {
     );
   });
 });
+
+/** What npm's own client says the registry serves for the fixture at `version`. */
+function viewIntegrity(version: string): string {
+  const viewed = spawnSync("npm", ["view", `${PKG}@${version}`, "dist.integrity"], {
+    env: { ...process.env, ...npm.npmEnv },
+    encoding: "utf8",
+  });
+  assert.equal(viewed.status, 0, viewed.stderr);
+  return viewed.stdout.trim();
+}
 
 function sha256(path: string): string {
   return `sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;

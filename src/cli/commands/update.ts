@@ -1,5 +1,6 @@
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
+import { artifactNote } from "../../core/artifact.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
@@ -116,6 +117,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (before === undefined && after !== undefined)
       scopes.set(name, "now pins its instructions, prompts and resource templates too");
     if (before !== undefined && after === undefined) scopes.set(name, "now pins its tools only");
+    const artifact = artifactNote(previous.servers[name]!.artifact, servers[name]!.artifact);
+    if (artifact !== undefined)
+      scopes.set(name, [scopes.get(name), artifact].filter((l) => l !== undefined).join("\n"));
   }
   const written = await writeLock(
     lockFile,
