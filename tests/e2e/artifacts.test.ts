@@ -5,6 +5,7 @@ import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync 
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { RawClient } from "../guard/guard-harness.js";
 import { cleanUp } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { startImageRegistry, type ImageRegistry } from "../helpers/image-registry.js";
@@ -291,6 +292,17 @@ describe("image registry: the tag's manifest digest", () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(readFileSync(log, "utf8"), `run -i --rm ${image}@${digest}\n`.repeat(2));
 
+    // The guard runs what verify checked: the recorded digest.
+    const guard = new RawClient(["img", "--lock", ws.path("contractpin.lock")], env);
+    try {
+      await guard.initialize();
+      const listed = await guard.request(1, "tools/list");
+      assert.ok(listed.result.tools.length > 0, JSON.stringify(listed));
+    } finally {
+      await guard.close();
+    }
+    assert.equal(readFileSync(log, "utf8"), `run -i --rm ${image}@${digest}\n`.repeat(3));
+
     // The tag is pushed again with other contents.
     await images.push("mcp/fixture", ["1.0.0"], " re-pushed");
     const moved = verify(ws, env);
@@ -306,7 +318,7 @@ describe("image registry: the tag's manifest digest", () => {
       new RegExp(`\\[critical\\] artifact-changed at artifact/digest: "${digest}" -> "${now}"`),
     );
     // Other contents under the pinned tag are not started.
-    assert.equal(readFileSync(log, "utf8").split("\n").length - 1, 2);
+    assert.equal(readFileSync(log, "utf8").split("\n").length - 1, 3);
 
     images.stop();
     const gone = verify(ws, env);
