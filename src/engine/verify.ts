@@ -18,7 +18,6 @@ import {
 import { readServer, type ReadContext } from "../sources/read-tools.js";
 import { runsRecorded } from "../core/artifact.js";
 import type { Finding } from "../core/findings/finding.js";
-import { checkArtifact } from "./artifact.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /** How to verify a server. */
@@ -65,10 +64,11 @@ export async function verifyServer(
 ): Promise<VerifiedServer> {
   // The artifact first (SPEC.md 11.3): a registry that cannot be asked fails the
   // server before it is started, as an unset variable does.
+  // Loaded only then: a lock without artifacts loads no registry client.
   const artifact =
     pinned.artifact === undefined
       ? undefined
-      : await checkArtifact(name, pinned, pinned.artifact, ctx);
+      : await (await import("./artifact.js")).checkArtifact(name, pinned, pinned.artifact, ctx);
   // Other contents under the pinned version are not started: they are not what was pinned.
   if (artifact !== undefined && artifact.status !== "unchanged") {
     const finding = unreachableServer(name, pinned, artifact.reason);
