@@ -1,13 +1,22 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { RawClient } from "../guard/guard-harness.js";
 import { cleanUp } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
+import { basicAuth, dockerConfig } from "../helpers/image-project.js";
 import { startImageRegistry, type ImageRegistry } from "../helpers/image-registry.js";
 import { buildTree, PY_PKG, serveTree } from "../helpers/python-index.js";
 import { closedRegistry, startRegistry, type LocalRegistry } from "../helpers/registry.js";
@@ -236,24 +245,6 @@ describe("Python index: the files' sha256", () => {
 });
 
 describe("image registry: the tag's manifest digest", () => {
-  /** A `docker` on PATH that logs its arguments and runs the fixture server (there is no container runtime here). */
-  function dockerShim(ws: Workspace): { path: string; log: string } {
-    const bin = ws.path("bin");
-    mkdirSync(bin);
-    const log = ws.path("docker.log");
-    const shim = join(bin, "docker");
-    // The fixture server, copied beside the shim with the tools of its 1.0.0.
-    const server = ws.path("server");
-    cpSync(SERVER, server, { recursive: true });
-    cpSync(join(server, "tools-1.0.0.json"), join(server, "tools.json"));
-    writeFileSync(
-      shim,
-      `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(server, "server.cjs"))}\n`,
-    );
-    chmodSync(shim, 0o755);
-    return { path: `${bin}:${process.env["PATH"]}`, log };
-  }
-
   test("add --artifacts records the registry's digest and runs the image by it; a re-pushed tag fails at critical; a stopped registry is exit 1", async () => {
     const ws = new Workspace();
     const { path, log } = dockerShim(ws);
@@ -333,6 +324,24 @@ describe("image registry: the tag's manifest digest", () => {
   });
 });
 
+/** A `docker` on PATH that logs its arguments and runs the fixture server (there is no container runtime here). */
+function dockerShim(ws: Workspace): { path: string; log: string } {
+  const bin = ws.path("bin");
+  mkdirSync(bin);
+  const log = ws.path("docker.log");
+  const shim = join(bin, "docker");
+  // The fixture server, copied beside the shim with the tools of its 1.0.0.
+  const server = ws.path("server");
+  cpSync(SERVER, server, { recursive: true });
+  cpSync(join(server, "tools-1.0.0.json"), join(server, "tools.json"));
+  writeFileSync(
+    shim,
+    `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(server, "server.cjs"))}\n`,
+  );
+  chmodSync(shim, 0o755);
+  return { path: `${bin}:${process.env["PATH"]}`, log };
+}
+
 /** What npm's own client says the registry serves for the fixture at `version`. */
 function viewIntegrity(version: string): string {
   const viewed = spawnSync("npm", ["view", `${PKG}@${version}`, "dist.integrity"], {
@@ -350,3 +359,45 @@ function sha256(path: string): string {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
+
+describe("image registry with a login", () => {
+  test("the digest is asked with the runner's credential (the server's DOCKER_CONFIG), never contractpin's own; without it nothing is written (exit 1), and the password is never shown", async () => {
+    const user = "tester";
+    const password = "s3cret-registry-password";
+    const locked = await startImageRegistry({ login: { user, password } });
+    await locked.push("team/private", ["1.0.0"]);
+    const ws = new Workspace();
+    const { path } = dockerShim(ws);
+    const config = dockerConfig(ws, "docker", {
+      auths: { [locked.host]: basicAuth(user, password) },
+    });
+    const image = `${locked.host}/team/private`;
+    const add = (env: Record<string, string>, extra: string[] = []) =>
+      runCli(["add", "p", "--artifacts", ...extra, "--", "docker", "run", "-i", `${image}:1.0.0`], {
+        cwd: ws.dir,
+        env: { HOME: ws.path("home"), PATH: path, ...env },
+      });
+    const mine = add({ DOCKER_CONFIG: config });
+    assert.equal(mine.code, 1);
+    assert.ok(oneLine(mine.stderr), mine.stderr);
+    assert.match(
+      mine.stderr,
+      new RegExp(
+        `server p: its artifact could not be recorded: registry ${escape(locked.url)}: refused team/private \\(HTTP 401\\); no credential for ${escape(locked.host)} in the runner's configuration`,
+      ),
+    );
+    assert.equal(existsSync(ws.path("contractpin.lock")), false);
+    const ok = add({}, ["--env", `DOCKER_CONFIG=${config}`]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const served = await fetch(`${locked.url}v2/team/private/manifests/1.0.0`, {
+      headers: {
+        accept: "application/vnd.oci.image.manifest.v1+json",
+        authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+      },
+    });
+    const artifact = ws.lockJson().servers["p"]!["artifact"] as { digest: string };
+    assert.equal(artifact.digest, served.headers.get("docker-content-digest"));
+    for (const out of [mine.stdout, mine.stderr, ok.stdout, ok.stderr])
+      assert.doesNotMatch(out, new RegExp(password));
+  });
+});
