@@ -9,6 +9,8 @@ import {
 import type { Contract } from "../core/contract.js";
 import { digestToolContracts } from "../core/digest.js";
 import type { PinnedServer } from "../core/lock.js";
+import { runsRecorded } from "../core/artifact.js";
+import type { Finding } from "../core/findings/finding.js";
 import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
 import {
   digestSurface,
@@ -16,8 +18,6 @@ import {
   type SurfaceContracts,
 } from "../core/surface/surface.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { runsRecorded } from "../core/artifact.js";
-import type { Finding } from "../core/findings/finding.js";
 import { failureLines, guardSecrets } from "./failure.js";
 
 /** How to verify a server. */
