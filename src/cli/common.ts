@@ -4,7 +4,8 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../core/limits.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import type { Io } from "./io.js";
 import { progress, type Progress } from "./render/progress.js";
-import { sanitizeLine } from "./render/style.js";
+import { displayName, sanitizeLine } from "./render/style.js";
+import type { ServerSource } from "../core/server-source.js";
 import { findLock, LOCK_NAME } from "../io/find-lock.js";
 
 /** Options every lock command takes. */
@@ -49,6 +50,15 @@ export const SURFACE_HELP = `  --tools-only         pin only the tools (a lock t
   --resources          pin the resources a server lists too (recorded in the lock, so
                        update keeps pinning them); off by default, since most servers
                        list data that changes legitimately`;
+
+export const ARTIFACT_OPTIONS = {
+  artifacts: { type: "boolean" },
+} as const;
+
+export const ARTIFACT_HELP = `  --artifacts          also record what the registry serves for an exactly pinned
+                       package (npm's integrity, a Python index's file hashes, an
+                       image tag's manifest digest; recorded in the lock, so update
+                       keeps recording it, and verify asks the registry again)`;
 
 /**
  * What of a server --tools-only and --resources ask to pin, as a read's
@@ -216,4 +226,22 @@ export function pinProgress(
     io,
     (text) => void io.err(text),
   );
+}
+
+/**
+ * `--artifacts` on a command that pins several servers: each request whose
+ * server has an artifact asks for it; each other server is named on stderr
+ * with why none is recorded (the pin goes on).
+ */
+export async function withArtifacts<
+  R extends { name: string; source: ServerSource; artifact?: boolean },
+>(requests: readonly R[], asked: boolean | undefined, io: Io): Promise<R[]> {
+  if (asked !== true) return [...requests];
+  const { askArtifacts } = await import("../engine/artifact.js");
+  const { requests: out, skipped } = askArtifacts(requests);
+  for (const { name, why } of skipped)
+    await io.err(
+      `contractpin: note: no artifact recorded for ${displayName(name)}: ${sanitizeLine(why)}\n`,
+    );
+  return out;
 }

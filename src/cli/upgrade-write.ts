@@ -12,7 +12,7 @@ import { runnerFindings } from "../engine/runner-review.js";
 import { renderPinnedFindings } from "./render/audit-text.js";
 import { recordSnapshots } from "../io/snapshot-record.js";
 import type { ReadContext } from "../sources/read-tools.js";
-import { warner } from "./common.js";
+import { warner, withArtifacts } from "./common.js";
 import type { Io } from "./io.js";
 import { displayName, sanitizeLine } from "./render/style.js";
 
@@ -25,6 +25,8 @@ export interface UpgradeWrite {
   /** Config files named with --config. */
   configs: string[] | undefined;
   user: boolean;
+  /** --artifacts: record each candidate's artifact (a server that records one always does). */
+  artifacts: boolean;
   io: Io;
 }
 
@@ -50,9 +52,17 @@ export async function prepareUpgrade(
   const requests = candidates.map((c) => {
     const surface = lock.servers[c.name]?.surface;
     const scope = surface === undefined ? null : { resources: surface.resources !== undefined };
-    return { name: c.name, source: c.source, scope };
+    // A pin that records its artifact records the new version's.
+    const artifact = lock.servers[c.name]?.artifact !== undefined;
+    return { name: c.name, source: c.source, scope, ...(artifact ? { artifact } : {}) };
   });
-  const pinned = await pinAll(requests, w.ctx, w.concurrency, w.repeat);
+  const asked = await withArtifacts(
+    requests.filter((r) => r.artifact !== true),
+    w.artifacts,
+    w.io,
+  );
+  const all = [...requests.filter((r) => r.artifact === true), ...asked];
+  const pinned = await pinAll(all, w.ctx, w.concurrency, w.repeat);
   for (const c of candidates) {
     if (pinned.get(c.name)!.server.digest !== c.verified.finding.liveDigest) {
       throw new ContractpinError(

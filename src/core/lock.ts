@@ -1,3 +1,5 @@
+import { runnerPackage } from "../config/package-runner.js";
+import { artifactSubject, validateArtifact, type Artifact } from "./artifact.js";
 import { CANONICALIZATION } from "./canonical-json.js";
 import { CONTRACT_FIELDS } from "./contract.js";
 import { serverDigest, type ServerDigests, type ToolDigests } from "./digest.js";
@@ -13,11 +15,18 @@ import { TRANSPORTS, type ServerSource } from "./server-source.js";
 export const LOCK_VERSION = "1";
 /** The lock format of a lock where some server pins more than its tools (SPEC.md 10.4). */
 export const LOCK_VERSION_SURFACE = "2";
-/** The only digest algorithm of formats 1 and 2. */
+/** The lock format of a lock where some server records its artifact (SPEC.md 11.1). */
+export const LOCK_VERSION_ARTIFACT = "3";
+/** The only digest algorithm of every format. */
 export const ALGORITHM = "sha256";
 
-/** A pinned server: how to reach it, and the digests of its tools. */
-export type PinnedServer = ServerSource & ServerDigests;
+/**
+ * A pinned server: how to reach it, the digests of its tools, and (format 3)
+ * what its registry served for its pinned package, outside every digest.
+ */
+export type PinnedServer = ServerSource & ServerDigests & { artifact?: Artifact };
+
+const VERSIONS: readonly string[] = [LOCK_VERSION, LOCK_VERSION_SURFACE, LOCK_VERSION_ARTIFACT];
 
 /** The lock's content. The format constants are implied and written by {@link renderLock}. */
 export interface Lock {
@@ -51,11 +60,19 @@ export function validateLock(value: JsonValue): Lock {
   for (const name of Object.keys(servers)) {
     setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
   }
-  // One lock, one spelling: version "2" exactly when some server pins its surface.
-  if (version === LOCK_VERSION_SURFACE && lockVersion(out) !== LOCK_VERSION_SURFACE) {
+  // One lock, one spelling: "3" exactly when some server records its artifact,
+  // else "2" exactly when some server pins its surface.
+  const spelled = lockVersion(out);
+  if (version === LOCK_VERSION_SURFACE && spelled !== LOCK_VERSION_SURFACE) {
     corrupt(
       "contractpin",
       'is "2" but no server pins more than its tools (that lock is version "1")',
+    );
+  }
+  if (version === LOCK_VERSION_ARTIFACT && spelled !== LOCK_VERSION_ARTIFACT) {
+    corrupt(
+      "contractpin",
+      `is "3" but no server records its artifact (that lock is version "${spelled}")`,
     );
   }
   return { generated_at: getMember(root, "generated_at") as string, servers: out };
@@ -90,12 +107,12 @@ export function sourceOf(value: JsonValue, name: string): ServerSource | undefin
 /** Checks the lock's format members (all but `servers`); returns its format version. */
 function validateHeader(root: JsonObject): string {
   const version = getMember(root, "contractpin");
-  if (version !== LOCK_VERSION && version !== LOCK_VERSION_SURFACE) {
+  if (typeof version !== "string" || !VERSIONS.includes(version)) {
     if (version === undefined)
-      corrupt("contractpin", 'is missing (expected the format version "1" or "2")');
+      corrupt("contractpin", 'is missing (expected the format version "1", "2" or "3")');
     fail(
       "LOCK_VERSION_UNSUPPORTED",
-      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads versions "1" and "2")`,
+      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads versions "1", "2" and "3")`,
     );
   }
   const algorithm = getMember(root, "algorithm");
@@ -133,13 +150,15 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
     if (getMember(server, key) === undefined)
       corrupt(`${where}.${key}`, `is required for transport "${transport}"`);
   }
-  const surfaceKey = version === LOCK_VERSION_SURFACE ? ["surface"] : [];
+  const surfaceKey = version !== LOCK_VERSION ? ["surface"] : [];
+  const artifactKey = version === LOCK_VERSION_ARTIFACT ? ["artifact"] : [];
   onlyKeys(server, where, [
     "transport",
     ...keys.required,
     ...keys.optional,
     ...DIGEST_KEYS,
     ...surfaceKey,
+    ...artifactKey,
   ]);
   const source = validateSource(server, transport as ServerSource["transport"], where);
 
@@ -169,7 +188,33 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
     tools: tools.items as Record<string, ToolDigests>,
   };
   if (surface !== undefined) pinned.surface = surface;
+  const artifactValue = getMember(server, "artifact");
+  if (artifactValue !== undefined)
+    pinned.artifact = checkedArtifact(artifactValue, source, `${where}.artifact`);
   return pinned;
+}
+
+/**
+ * A server's artifact, which must name the package and exact version its
+ * command runs (SPEC.md 11.1): one that names another was left behind by a
+ * hand edit of the command, and would check a package that does not run.
+ */
+function checkedArtifact(value: JsonValue, source: ServerSource, where: string): Artifact {
+  const artifact = validateArtifact(value, where);
+  const pkg = source.transport === "stdio" ? runnerPackage(source.command) : undefined;
+  const { name, version } = artifactSubject(artifact);
+  const runs =
+    pkg === undefined || pkg.version === undefined
+      ? "the server runs no exactly pinned package"
+      : pkg.name !== name || pkg.version !== version
+        ? `the command runs ${pkg.name} ${pkg.version}`
+        : undefined;
+  const kindOf = { npm: "npm", python: "python", pipx: "python", docker: "image" } as const;
+  if (runs === undefined && kindOf[pkg!.ecosystem] === artifact.kind) return artifact;
+  corrupt(
+    where,
+    `records ${name} ${version} (${artifact.kind}) but ${runs ?? `the command runs it from another kind of registry`} (was the lock edited by hand? 'contractpin update' records it again)`,
+  );
 }
 
 function validateSource(
@@ -232,15 +277,18 @@ export function renderLock(lock: Lock): string {
 
 /**
  * The format version a lock is written with: "1" while every server pins
- * only its tools (exactly a spec v1 lock), "2" once one pins its surface, so
- * that a reader of version 1 refuses what it cannot check.
+ * only its tools (exactly a spec v1 lock), "2" once one pins its surface,
+ * "3" once one records its artifact, so that an older reader refuses what it
+ * cannot check.
  */
 export function lockVersion(servers: Readonly<Record<string, PinnedServer>>): string {
+  let version = LOCK_VERSION;
   for (const name in servers) {
-    if (Object.hasOwn(servers, name) && servers[name]!.surface !== undefined)
-      return LOCK_VERSION_SURFACE;
+    if (!Object.hasOwn(servers, name)) continue;
+    if (servers[name]!.artifact !== undefined) return LOCK_VERSION_ARTIFACT;
+    if (servers[name]!.surface !== undefined) version = LOCK_VERSION_SURFACE;
   }
-  return LOCK_VERSION;
+  return version;
 }
 
 /** True when two locks differ at most in generated_at: rewriting would only churn git. */

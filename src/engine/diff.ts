@@ -8,6 +8,7 @@ import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { namedParts } from "../core/findings/name-skeleton.js";
 import { runnerPackage } from "../config/package-runner.js";
+import { artifactFindings, artifactSubject, type Artifact } from "../core/artifact.js";
 import { visibleText } from "../core/visible-text.js";
 import {
   DUMP_SERVER,
@@ -63,7 +64,10 @@ export async function diffSides(
     if (n === undefined) delete finding.liveDigest;
     const changes =
       o?.pinned !== undefined && n?.pinned !== undefined
-        ? sourceFindings(name, o.pinned, n.pinned, runnerPackage)
+        ? [
+            ...sourceFindings(name, o.pinned, n.pinned, runnerPackage),
+            ...recordedAnew(name, o.pinned, n.pinned),
+          ]
         : [];
     if (changes.length > 0) finding.status = "drift";
     // Never SAME over two different server digests: a part pinned on one side
@@ -213,4 +217,22 @@ function pairNames(old: DiffSide, next: DiffSide, selected: readonly string[]): 
     }
   }
   return [name];
+}
+
+/**
+ * Between two locks, the same package and version recorded with other
+ * contents (SPEC.md 11.3): the lock that accepts a re-pushed tag or a
+ * replaced file says so, as `artifact-changed`. A new version's artifact
+ * (an upgrade) is not a finding.
+ */
+function recordedAnew(
+  name: string,
+  before: { artifact?: Artifact },
+  after: { artifact?: Artifact },
+): Finding[] {
+  const [a, b] = [before.artifact, after.artifact];
+  if (a === undefined || b === undefined || a.kind !== b.kind) return [];
+  const [sa, sb] = [artifactSubject(a), artifactSubject(b)];
+  if (sa.name !== sb.name || sa.version !== sb.version) return [];
+  return artifactFindings(name, a, b);
 }

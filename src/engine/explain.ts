@@ -90,10 +90,15 @@ export async function explainDrift(
     });
   }
   const explained = new Map<string, ServerExplained>();
-  for (const { finding, changed, surfaceContracts } of verified) {
+  for (const { finding, changed, surfaceContracts, serverFindings } of verified) {
+    // An artifact that changed or could not be checked is why the server was not read: its findings say so.
+    const own = serverFindings ?? [];
     const server =
       finding.status === "unreachable"
-        ? { tools: new Map(), findings: [unreachableFinding(finding.name, finding.error)] }
+        ? {
+            tools: new Map(),
+            findings: own.length > 0 ? [...own] : [unreachableFinding(finding.name, finding.error)],
+          }
         : explainTools(
             finding,
             before.get(finding.name) ?? [],
@@ -101,6 +106,7 @@ export async function explainDrift(
             Object.keys(servers[finding.name]!.tools),
             namedParts([], surfaceContracts),
           );
+    if (finding.status !== "unreachable") server.findings.push(...own);
     explained.set(finding.name, server);
   }
   for (const [name, { parts, findings }] of await explainSurfaces(lockFile, verified, warn)) {

@@ -5,7 +5,13 @@ import { REFERENCE } from "../core/secrets.js";
 import type { StdioSource } from "../core/server-source.js";
 import { failureLines } from "./failure.js";
 import { mapConcurrent } from "./concurrency.js";
-import { REGISTRIES, type PackageVersions, type Registry } from "../registry/ecosystems.js";
+import {
+  REGISTRIES,
+  type LookupOptions,
+  type PackageVersions,
+  type Registry,
+} from "../registry/ecosystems.js";
+import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 
 /** What `outdated` found for one server. */
@@ -55,10 +61,17 @@ export async function lookupVersions(
   if (server.transport !== "stdio") throw new Error("lookupVersions: not a stdio server");
   const registry = registryOf(pkg);
   if (registry === undefined) throw new Error(`lookupVersions: no registry for ${pkg.ecosystem}`);
-  return registry.versions(pkg, stdioSpawnSpec(lookupSource(server, ctx.env), ctx), {
-    timeoutMs: ctx.timeoutMs,
-    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-  });
+  return registry.versions(pkg, lookupSpawn(server, ctx), lookupOptions(ctx));
+}
+
+/** What a server's runner is started with, as a registry look-up reads its configuration. */
+export function lookupSpawn(server: StdioSource, ctx: LookupContext): SpawnSpec {
+  return stdioSpawnSpec(lookupSource(server, ctx.env), ctx);
+}
+
+/** A look-up's deadline and interrupt. */
+export function lookupOptions(ctx: LookupContext): LookupOptions {
+  return { timeoutMs: ctx.timeoutMs, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
 }
 
 /**

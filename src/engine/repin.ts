@@ -1,9 +1,11 @@
 import type { Contract } from "../core/contract.js";
+import { runsRecorded } from "../core/artifact.js";
 import { ContractpinError } from "../core/errors.js";
 import type { PinnedServer } from "../core/lock.js";
 import type { ServerSource } from "../core/server-source.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import type { ReadContext } from "../sources/read-tools.js";
+import { recordArtifact } from "./artifact.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";
 import { readStable } from "./pin.js";
@@ -24,6 +26,11 @@ export interface PinRequest {
    * else the surface (an upgrade keeps a pin's scope). Default: the command's.
    */
   scope?: { resources: boolean } | null;
+  /**
+   * Record what the registry serves for its exactly pinned package (SPEC.md
+   * 11): asked before the read, and an image is read by that digest.
+   */
+  artifact?: boolean;
 }
 
 /** The definitions of a lock's named servers, to pin again as they are. */
@@ -32,8 +39,14 @@ export function requestsFromLock(
   servers: Readonly<Record<string, PinnedServer>>,
 ): PinRequest[] {
   return names.map((name) => {
-    const { tool_count: _c, digest: _d, tools: _t, surface, ...source } = servers[name]!;
-    return surface?.resources === undefined ? { name, source } : { name, source, resources: true };
+    const { tool_count: _c, digest: _d, tools: _t, surface, artifact, ...source } = servers[name]!;
+    // A server that records its artifact records it again (the lock says so).
+    return {
+      name,
+      source,
+      ...(surface?.resources === undefined ? {} : { resources: true }),
+      ...(artifact === undefined ? {} : { artifact: true }),
+    };
   });
 }
 
@@ -97,13 +110,16 @@ async function pinOne(
   if (request.scope === null) delete readCtx.surface;
   else if (request.scope !== undefined) readCtx.surface = request.scope;
   try {
+    const artifact =
+      request.artifact === true ? await recordArtifact(name, source, readCtx) : undefined;
     const { digests, contracts, surfaceContracts } = await readStable(
       name,
-      source,
+      artifact === undefined ? source : runsRecorded({ ...source, artifact }),
       readCtx,
       repeat,
     );
     const server = { ...source, ...digests } as PinnedServer;
+    if (artifact !== undefined) server.artifact = artifact;
     const pinned: Pinned =
       surfaceContracts === undefined
         ? { server, contracts }

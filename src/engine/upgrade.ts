@@ -76,7 +76,9 @@ export async function readCandidates(
     }
     if (from !== undefined && registry.compare(target, from) === 0) return undefined;
     const command = withVersion((pinned as { command: string[] }).command, pkg, target);
-    const candidate = { ...pinned, command } as PinnedServer;
+    // The pinned version's artifact is not the candidate's: the write records the candidate's.
+    const { artifact: _a, ...rest } = pinned;
+    const candidate = { ...rest, command } as PinnedServer;
     const { tool_count: _c, digest: _d, tools: _t, surface: _s, ...source } = candidate;
     return { ...base, to: target, source, verified: await verifyServer(name, candidate, ctx, {}) };
   });

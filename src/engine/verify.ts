@@ -2,6 +2,8 @@ import { unreachableServer, type CompareOptions, type ServerFinding } from "../c
 import { compareServed } from "../core/compare-served.js";
 import type { Contract } from "../core/contract.js";
 import type { PinnedServer } from "../core/lock.js";
+import { runsRecorded } from "../core/artifact.js";
+import type { Finding } from "../core/findings/finding.js";
 import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
@@ -27,14 +29,46 @@ export interface VerifiedServer {
   surfaceContracts?: SurfaceContracts;
   /** A server pinned on its tools only that serves more (instructions, prompts, resources). */
   servesMore?: boolean;
+  /**
+   * Findings about the server itself, beside its items: what its registry
+   * serves now for its recorded artifact (SPEC.md 11.3), changed or unchecked.
+   */
+  serverFindings?: Finding[];
 }
 
 /**
  * Reads one pinned server and compares it with the lock. Any failure to read
  * it, whatever the cause, is an unreachable finding: never "ok" (spec 6). Its
  * message and detail show every expanded value as its reference (guardSecrets).
+ * A server that records its artifact has its registry asked first
+ * (checkArtifact): other contents for the pinned version (`artifact-changed`)
+ * or a registry that cannot be asked (`artifact-unchecked`) fail the server
+ * without starting it (never "ok"); else an image is run by the recorded
+ * digest (runsRecorded).
  */
 export async function verifyServer(
+  name: string,
+  pinned: PinnedServer,
+  ctx: ReadContext,
+  options: VerifyOptions,
+): Promise<VerifiedServer> {
+  // The artifact first (SPEC.md 11.3): a registry that cannot be asked fails the
+  // server before it is started, as an unset variable does.
+  // Loaded only then: a lock without artifacts loads no registry client.
+  const artifact =
+    pinned.artifact === undefined
+      ? undefined
+      : await (await import("./artifact.js")).checkArtifact(name, pinned, pinned.artifact, ctx);
+  // Other contents under the pinned version are not started: they are not what was pinned.
+  if (artifact !== undefined && artifact.status !== "unchanged") {
+    const finding = unreachableServer(name, pinned, artifact.reason);
+    return { finding, changed: [], serverFindings: artifact.findings };
+  }
+  return verifyContract(name, runsRecorded(pinned), ctx, options);
+}
+
+/** Reads one pinned server and compares its contract with the lock. */
+async function verifyContract(
   name: string,
   pinned: PinnedServer,
   ctx: ReadContext,

@@ -8,6 +8,7 @@ import { sameOriginFetch } from "../sources/live/same-origin-fetch.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { StdioTransport, type ExitStatus, type LineSink } from "../sources/live/stdio-transport.js";
 import type { ReadContext } from "../sources/read-tools.js";
+import { runsRecorded } from "../core/artifact.js";
 import type { LockState } from "./lock-state.js";
 import type { Upstream } from "./relay.js";
 
@@ -113,7 +114,8 @@ export async function openUpstream(
       );
       return http;
     }
-    return await openStdio(stdioSpawnSpec(pinned, ctx), hooks);
+    // An image whose artifact the lock records runs by its digest (SPEC.md 11.4).
+    return await openStdio(stdioSpawnSpec(runsRecorded(pinned), ctx), hooks);
   } catch (err) {
     // The lock, or a ${VAR} of the server: contractpin's side could not run it.
     hooks.fail(message(err), failureCode(err));

@@ -1,4 +1,5 @@
 import type { Ecosystem, RunnerPackage } from "../config/package-runner.js";
+import type { Artifact } from "../core/artifact.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { imageRegistry } from "./image-registry.js";
 import { npmRegistry } from "./npm-registry.js";
@@ -10,6 +11,12 @@ export interface PackageVersions {
   registry: string;
   latest: string;
   versions: string[];
+}
+
+/** What a registry serves for a pinned version, and the registry asked (shown without a credential). */
+export interface ServedArtifact {
+  registry: string;
+  artifact: Artifact;
 }
 
 /** How a lookup is bounded. */
@@ -31,6 +38,14 @@ export interface Registry {
    * @throws ContractpinError REGISTRY_UNREACHABLE, with a one-line reason that holds no credential.
    */
   versions(pkg: RunnerPackage, spawn: SpawnSpec, options: LookupOptions): Promise<PackageVersions>;
+  /**
+   * What the registry serves for `pkg` at its exact version (SPEC.md 11.2),
+   * asked with the same configuration and credential as {@link versions}.
+   * @throws ContractpinError REGISTRY_UNREACHABLE, one line, no credential;
+   *   also when the package pins no exact version or the registry does not
+   *   serve that version (fail closed).
+   */
+  artifact(pkg: RunnerPackage, spawn: SpawnSpec, options: LookupOptions): Promise<ServedArtifact>;
   /** Orders two versions this registry offers: negative when a comes first. */
   compare(a: string, b: string): number;
   /** Whether a version may be put into a command line (`upgrade --to`). */

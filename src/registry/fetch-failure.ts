@@ -1,4 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
+import type { RunnerPackage } from "../config/package-runner.js";
 import type { LookupOptions } from "./ecosystems.js";
 
 /** Makes a look-up's REGISTRY_UNREACHABLE error: one line, never a credential. */
@@ -45,4 +46,16 @@ export function fetchFailureReason(err: unknown, timeoutMs: number): string {
     return `no answer within ${timeoutMs / 1000} s`;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? String(err);
+}
+
+/**
+ * The exact version a package pins, for recording its artifact.
+ * @throws ContractpinError REGISTRY_UNREACHABLE when it pins none: what an
+ *   unpinned runner fetches changes with every release, so there is nothing to record.
+ */
+export function exactVersion(pkg: RunnerPackage): string {
+  if (pkg.version !== undefined) return pkg.version;
+  throw registryFail()(
+    `${pkg.spec} pins no exact version, so it has no artifact to record; pin one with 'contractpin upgrade'`,
+  );
 }

@@ -1,9 +1,11 @@
 import { homedir } from "node:os";
-import { registryFail } from "./fetch-failure.js";
+import type { RunnerPackage } from "../config/package-runner.js";
+import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import { exactVersion, registryFail } from "./fetch-failure.js";
 import type { Registry } from "./ecosystems.js";
 import { imageCredential } from "./image-auth.js";
 import { imageName, parseImageName, podmanShortName, TAG } from "./image-ref.js";
-import { listTags } from "./image-tags-api.js";
+import { listTags, manifestDigest } from "./image-tags-api.js";
 import { Pace } from "./pace.js";
 import { compareTags, isVersionTag, newestLike, newestVersionTag } from "./tag-order.js";
 
@@ -20,16 +22,7 @@ import { compareTags, isVersionTag, newestLike, newestVersionTag } from "./tag-o
  */
 export const imageRegistry: Registry = {
   async versions(pkg, spawn, options) {
-    const podman = /(?:^|[\\/])podman(?:\.exe)?\s/i.test(pkg.invocation);
-    const name = imageName(pkg.spec);
-    const plain = registryFail();
-    const short = podman ? podmanShortName(name) : undefined;
-    if (short !== undefined) throw plain(short);
-    const ref = parseImageName(name);
-    if (typeof ref === "string") throw plain(`${name} is not an image reference: ${ref}`);
-    const shown = `${ref.api}/`;
-    const fail = registryFail(`registry ${shown}`);
-    const credential = imageCredential(ref, podman, spawn.env, spawn.env["HOME"] ?? homedir());
+    const { name, ref, shown, fail, credential } = imageTarget(pkg, spawn);
     const tags = await listTags(ref, credential, fail, options);
     // Choosing among the tags is paced too: the run's interrupt stops it.
     const pace = new Pace(options.signal);
@@ -51,6 +44,31 @@ export const imageRegistry: Registry = {
     if (!tags.includes(pinned)) throw fail(`${ref.repository} has no tag ${pinned}`);
     return { registry: shown, latest: (await newestLike(pinned, tags, pace))!, versions: tags };
   },
+  async artifact(pkg, spawn, options) {
+    const tag = exactVersion(pkg);
+    const { ref, shown, fail, credential } = imageTarget(pkg, spawn);
+    const digest = await manifestDigest(ref, tag, credential, fail, options);
+    return { registry: shown, artifact: { kind: "image", image: pkg.name, tag, digest } };
+  },
   compare: compareTags,
   isVersion: (tag) => TAG.test(tag),
 };
+
+/**
+ * The registry an image runner asks for `pkg`, resolved as the runner
+ * resolves it, and the credential the runner's configuration holds for it
+ * (read with the server's env and HOME).
+ */
+function imageTarget(pkg: RunnerPackage, spawn: SpawnSpec) {
+  const podman = /(?:^|[\\/])podman(?:\.exe)?\s/i.test(pkg.invocation);
+  const name = imageName(pkg.spec);
+  const plain = registryFail();
+  const short = podman ? podmanShortName(name) : undefined;
+  if (short !== undefined) throw plain(short);
+  const ref = parseImageName(name);
+  if (typeof ref === "string") throw plain(`${name} is not an image reference: ${ref}`);
+  const shown = `${ref.api}/`;
+  const fail = registryFail(`registry ${shown}`);
+  const credential = imageCredential(ref, podman, spawn.env, spawn.env["HOME"] ?? homedir());
+  return { name, ref, shown, fail, credential };
+}

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject } from "../core/json-value.js";
 import { parseJson } from "../core/strict-json.js";
@@ -46,10 +47,103 @@ async function readTags(
   fail: Fail,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<string[]> {
+  const session = imageSession(ref, credential, fail, options);
+  const tags: string[] = [];
+  let url = new URL(`${ref.api}/v2/${ref.repository}/tags/list?n=${PAGE_SIZE}`);
+  for (let page = 0; ; page++) {
+    if (page === MAX_PAGES) throw fail(`${ref.repository} has over ${MAX_PAGES} pages of tags`);
+    const response = await session.get(url, "application/json");
+    if (response.status === 404) throw fail(`has no repository ${ref.repository}`);
+    session.check(response);
+    const doc = await session.readJson(response, "a tag list");
+    const list = isJsonObject(doc) ? getMember(doc, "tags") : undefined;
+    if (!Array.isArray(list) && list !== null) throw fail(`sent a tag list without tags`);
+    await eachPaced(list ?? [], session.pace, (tag) => {
+      if (typeof tag === "string" && TAG.test(tag)) tags.push(tag);
+    });
+    const next = nextLink(response.headers.get("link"), url, session.pace);
+    if (next === undefined) return tags;
+    if (next.origin !== url.origin) throw fail("sent a next page on another host");
+    url = next;
+  }
+}
+
+/** The manifest media types docker accepts, an index or manifest list first (SPEC.md 11.2). */
+export const MANIFEST_ACCEPT = [
+  "application/vnd.oci.image.index.v1+json",
+  "application/vnd.docker.distribution.manifest.list.v2+json",
+  "application/vnd.oci.image.manifest.v1+json",
+  "application/vnd.docker.distribution.manifest.v2+json",
+].join(", ");
+
+/** The most bytes of a manifest read (the distribution registry refuses over 4 MiB). */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The digest of the manifest `tag` names in `ref`'s repository, as `docker
+ * pull` resolves it: a GET of `/v2/<name>/manifests/<tag>` accepting an OCI
+ * index, a manifest list or a manifest (MANIFEST_ACCEPT), authorized as
+ * {@link listTags} is. The digest is the sha256 of the bytes served; a
+ * `Docker-Content-Digest` header that names another sha256 fails closed.
+ *
+ * @throws ContractpinError REGISTRY_UNREACHABLE, one line naming the registry.
+ */
+export async function manifestDigest(
+  ref: ImageRef,
+  tag: string,
+  credential: ImageCredential | undefined,
+  fail: Fail,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<`sha256:${string}`> {
+  try {
+    const session = imageSession(ref, credential, fail, options);
+    const url = new URL(`${ref.api}/v2/${ref.repository}/manifests/${encodeURIComponent(tag)}`);
+    const response = await session.get(url, MANIFEST_ACCEPT);
+    if (response.status === 404) throw fail(`has no tag ${tag} of ${ref.repository}`);
+    session.check(response);
+    const bytes =
+      response.body === null
+        ? new Uint8Array()
+        : await readAtMost(response.body, MAX_MANIFEST_BYTES);
+    if (bytes === undefined)
+      throw fail(
+        `sent a manifest of ${ref.repository}:${tag} over ${MAX_MANIFEST_BYTES / 1024 / 1024} MiB`,
+      );
+    const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}` as const;
+    const named = response.headers.get("docker-content-digest");
+    if (named !== null && named.startsWith("sha256:") && named !== digest)
+      throw fail(
+        `sent a manifest of ${ref.repository}:${tag} whose sha256 is not the Docker-Content-Digest it named`,
+      );
+    return digest;
+  } catch (err) {
+    options.signal?.throwIfAborted();
+    if (isContractpinError(err)) throw err;
+    throw fail(fetchFailureReason(err, options.timeoutMs), err);
+  }
+}
+
+/** Requests to one repository of an image registry, authorized once as its first 401 asks. */
+interface ImageSession {
+  /** A GET of `url` accepting `accept`; a 401 is answered once by its challenge. */
+  get(url: URL, accept: string): Promise<Response>;
+  /** Fails on a redirect (never followed), a refusal or an error status. */
+  check(response: Response): void;
+  /** A JSON answer through the strict parser, within the look-up's byte budget. */
+  readJson(response: Response, what: string): Promise<unknown>;
+  pace: Pace;
+}
+
+function imageSession(
+  ref: ImageRef,
+  credential: ImageCredential | undefined,
+  fail: Fail,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): ImageSession {
   const signal = lookupSignal(options);
   // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the registry sent.
   const pace = new Pace(signal);
-  const get = async (url: URL, headers: Record<string, string>, method = "GET", body?: string) => {
+  const send = async (url: URL, headers: Record<string, string>, method = "GET", body?: string) => {
     try {
       return await fetch(url, {
         method,
@@ -80,41 +174,34 @@ async function readTags(
     if (pace.due) await pace.turn();
     return doc;
   };
-
-  const tags: string[] = [];
   let authorization: string | undefined;
-  let url = new URL(`${ref.api}/v2/${ref.repository}/tags/list?n=${PAGE_SIZE}`);
-  for (let page = 0; ; page++) {
-    if (page === MAX_PAGES) throw fail(`${ref.repository} has over ${MAX_PAGES} pages of tags`);
-    let response = await get(url, headers(authorization));
-    if (response.status === 401 && authorization === undefined) {
-      await response.body?.cancel();
-      authorization = await authorize(response.headers.get("www-authenticate") ?? "");
-      response = await get(url, headers(authorization));
-    }
-    if (response.status === 404) throw fail(`has no repository ${ref.repository}`);
-    // A redirect is not followed: it could take the credential to another host.
-    if (response.status >= 300 && response.status < 400)
-      throw fail(
-        `answered a redirect (HTTP ${response.status}) for ${ref.repository}, not followed`,
-      );
-    if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
-    if (!response.ok) throw fail(`answered HTTP ${response.status} for ${ref.repository}`);
-    const doc = await readJson(response, "a tag list");
-    const list = isJsonObject(doc) ? getMember(doc, "tags") : undefined;
-    if (!Array.isArray(list) && list !== null) throw fail(`sent a tag list without tags`);
-    await eachPaced(list ?? [], pace, (tag) => {
-      if (typeof tag === "string" && TAG.test(tag)) tags.push(tag);
-    });
-    const next = nextLink(response.headers.get("link"), url, pace);
-    if (next === undefined) return tags;
-    if (next.origin !== url.origin) throw fail("sent a next page on another host");
-    url = next;
-  }
+  const headers = (accept: string, auth: string | undefined): Record<string, string> => ({
+    accept,
+    ...(auth === undefined ? {} : { authorization: auth }),
+  });
 
-  function headers(auth: string | undefined): Record<string, string> {
-    return { accept: "application/json", ...(auth === undefined ? {} : { authorization: auth }) };
-  }
+  return {
+    pace,
+    readJson,
+    async get(url, accept) {
+      let response = await send(url, headers(accept, authorization));
+      if (response.status === 401 && authorization === undefined) {
+        await response.body?.cancel();
+        authorization = await authorize(response.headers.get("www-authenticate") ?? "");
+        response = await send(url, headers(accept, authorization));
+      }
+      return response;
+    },
+    check(response) {
+      // A redirect is not followed: it could take the credential to another host.
+      if (response.status >= 300 && response.status < 400)
+        throw fail(
+          `answered a redirect (HTTP ${response.status}) for ${ref.repository}, not followed`,
+        );
+      if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
+      if (!response.ok) throw fail(`answered HTTP ${response.status} for ${ref.repository}`);
+    },
+  };
 
   function refused(status: number): string {
     const whose = credential?.file === undefined ? "" : ` (${credential.file})`;
@@ -158,7 +245,7 @@ async function readTags(
         scope,
         client_id: "docker",
       });
-      response = await get(
+      response = await send(
         realm,
         { "content-type": "application/x-www-form-urlencoded" },
         "POST",
@@ -167,7 +254,7 @@ async function readTags(
     } else {
       if (params.service !== undefined) realm.searchParams.set("service", params.service);
       realm.searchParams.set("scope", scope);
-      response = await get(realm, basic === undefined ? {} : { authorization: basic });
+      response = await send(realm, basic === undefined ? {} : { authorization: basic });
     }
     if (response.status === 401 || response.status === 403) throw fail(refused(response.status));
     if (!response.ok) throw fail(`token service answered HTTP ${response.status}`);

@@ -2,7 +2,9 @@ import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
 import type { PackageVersions } from "./ecosystems.js";
 import { readAtMost } from "../io/read-body.js";
-import { fetchFailureReason, lookupSignal, registryFail } from "./fetch-failure.js";
+import { SRI } from "../core/artifact.js";
+import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
+import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
 import { eachPaced, Pace } from "./pace.js";
 import { EXACT_VERSION, newestOf } from "./versions.js";
@@ -25,6 +27,56 @@ export async function npmVersions(
   config: NpmConfig,
   options: { registry?: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<PackageVersions> {
+  const { registry, value } = await askMetadata(name, config, options, (body, fail, pace) =>
+    parseMetadata(body, name, fail, pace),
+  );
+  return { registry, ...value };
+}
+
+/**
+ * The `dist.integrity` the registry npm would use serves for `name@version`
+ * (SPEC.md 11.2), asked as {@link npmVersions} asks: one SRI hash.
+ *
+ * @throws ContractpinError REGISTRY_UNREACHABLE, also when the registry lists
+ *   no such version or serves no integrity for it (fail closed).
+ */
+export async function npmIntegrity(
+  name: string,
+  version: string,
+  config: NpmConfig,
+  options: { registry?: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<{ registry: string; integrity: string }> {
+  const { registry, value } = await askMetadata(name, config, options, async (body, fail) => {
+    let doc: unknown;
+    try {
+      doc = parseJson(body);
+    } catch (err) {
+      throw fail(`sent metadata for ${name} that is not strict JSON (${(err as Error).message})`);
+    }
+    const versions = isJsonObject(doc as JsonValue)
+      ? getMember(doc as JsonObject, "versions")
+      : undefined;
+    const manifest = isJsonObject(versions) ? getMember(versions, version) : undefined;
+    if (!isJsonObject(manifest)) throw fail(`has no version ${version} of ${name}`);
+    const dist = getMember(manifest, "dist");
+    const integrity = isJsonObject(dist) ? getMember(dist, "integrity") : undefined;
+    if (typeof integrity !== "string" || !SRI.test(integrity))
+      throw fail(`serves no dist.integrity (one SRI hash) for ${name}@${version}`);
+    return integrity;
+  });
+  return { registry, integrity: value };
+}
+
+/**
+ * One GET of a package's metadata from the registry npm would use, with
+ * npm's credential for it (sent there only), read by `read`.
+ */
+async function askMetadata<T>(
+  name: string,
+  config: NpmConfig,
+  options: { registry?: string; timeoutMs: number; signal?: AbortSignal },
+  read: (body: Uint8Array, fail: Fail, pace: Pace) => Promise<T>,
+): Promise<{ registry: string; value: T }> {
   const registry = options.registry ?? registryFor(config, name);
   const base = registry.endsWith("/") ? registry : `${registry}/`;
   const shown = redactUrl(base);
@@ -60,7 +112,7 @@ export async function npmVersions(
     if (body === undefined)
       throw fail(`the metadata of ${name} is over ${MAX_METADATA_BYTES / 1024 / 1024} MiB`);
     // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the registry sent.
-    return { registry: shown, ...(await parseMetadata(body, name, fail, new Pace(signal))) };
+    return { registry: shown, value: await read(body, fail, new Pace(signal)) };
   } catch (err) {
     options.signal?.throwIfAborted();
     if (err instanceof ContractpinError) throw err;

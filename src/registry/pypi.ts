@@ -1,12 +1,21 @@
 import { ContractpinError } from "../core/errors.js";
+import { setMember } from "../core/json-value.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import type { LookupOptions, PackageVersions } from "./ecosystems.js";
 import { netrcAuthorization } from "./netrc.js";
 import { Pace } from "./pace.js";
 import { redactUrl } from "./npm.js";
-import { latestPep440, normalizeProjectName } from "./pep440.js";
-import { htmlPageVersions, isJsonPage, jsonPageVersions, SIMPLE_ACCEPT } from "./simple-api.js";
+import { latestPep440, normalizePep440, normalizeProjectName } from "./pep440.js";
+import {
+  htmlPageFiles,
+  htmlPageVersions,
+  isJsonPage,
+  jsonPageFiles,
+  jsonPageVersions,
+  SIMPLE_ACCEPT,
+  type PageFile,
+} from "./simple-api.js";
 
 /** The most bytes of one project page read (a large project's page is a few MiB). */
 const MAX_PAGE_BYTES = 32 * 1024 * 1024;
@@ -44,14 +53,34 @@ function credentialFor(index: string, netrc?: string): { url: URL; authorization
   return { url, ...(authorization === undefined ? {} : { authorization }) };
 }
 
-/** One index's versions of `project`, or undefined when it has no such project (404). */
-async function askIndex(
+/** Reads a project page: its bytes, whether it is PEP 691 JSON, and the look-up's pace. */
+type PageReader<T> = (body: Uint8Array, json: boolean, pace: Pace) => Promise<T>;
+
+/** Reads a project page's versions (pythonVersions). */
+const readVersions =
+  (project: string): PageReader<string[]> =>
+  (body, json, pace) =>
+    json
+      ? jsonPageVersions(body, project, pace)
+      : htmlPageVersions(Buffer.from(body).toString("utf8"), project, pace);
+
+/** Reads a project page's files (pythonFiles). */
+const readFiles =
+  (project: string): PageReader<PageFile[]> =>
+  async (body, json, pace) =>
+    json
+      ? (await jsonPageFiles(body, project, pace)).files
+      : htmlPageFiles(Buffer.from(body).toString("utf8"), project, pace);
+
+/** One index's page of `project`, as `read` reads it, or undefined when it has no such project (404). */
+async function askIndex<T>(
   index: string,
   project: string,
   netrc: string | undefined,
   options: LookupOptions,
   fail: Fail,
-): Promise<string[] | undefined> {
+  read: PageReader<T>,
+): Promise<T | undefined> {
   let credential: ReturnType<typeof credentialFor>;
   try {
     credential = credentialFor(index, netrc);
@@ -104,9 +133,7 @@ async function askIndex(
       // Paced: the deadline and Ctrl-C or SIGTERM stop the parse of whatever the index sent.
       const pace = new Pace(signal);
       try {
-        return isJsonPage(response.headers.get("content-type"))
-          ? await jsonPageVersions(body, project, pace)
-          : await htmlPageVersions(Buffer.from(body).toString("utf8"), project, pace);
+        return await read(body, isJsonPage(response.headers.get("content-type")), pace);
       } catch (err) {
         if (signal.aborted) throw err;
         throw fail(
@@ -145,7 +172,14 @@ export async function pythonVersions(
     } catch {
       throw failAt(i)("not a URL");
     }
-    const versions = await askIndex(plan.indexes[i]!, project, plan.netrc, options, failAt(i));
+    const versions = await askIndex(
+      plan.indexes[i]!,
+      project,
+      plan.netrc,
+      options,
+      failAt(i),
+      readVersions(project),
+    );
     if (versions === undefined) continue;
     answers.push({ index: i, versions });
     if (plan.strategy === "first") break;
@@ -161,4 +195,64 @@ export async function pythonVersions(
     throw registryFail(`index ${where}`)(`lists no version of ${project}`);
   }
   return { registry: where, latest, versions };
+}
+
+/**
+ * The files the indexes of `plan` list for `project` at `version` (SPEC.md
+ * 11.2), each with its sha256, asked as {@link pythonVersions} asks: with
+ * `first`, the first index that has the project alone; with `all`, every
+ * index, their files together. Yanked files count (an exact pin still
+ * installs them).
+ *
+ * @throws ContractpinError REGISTRY_UNREACHABLE, also when no file of that
+ *   version is listed, a file is listed without a sha256, or two indexes list
+ *   one file name with two hashes (fail closed).
+ */
+export async function pythonFiles(
+  project: string,
+  version: string,
+  plan: IndexPlan,
+  options: LookupOptions,
+): Promise<{ registry: string; files: Record<string, `sha256:${string}`> }> {
+  const shown = plan.indexes.map((i) => redactUrl(i.endsWith("/") ? i : `${i}/`));
+  const want = normalizePep440(version) ?? version;
+  const files: Record<string, `sha256:${string}`> = {};
+  const asked: string[] = [];
+  for (let i = 0; i < plan.indexes.length; i++) {
+    const fail = registryFail(`index ${shown[i]}`);
+    try {
+      new URL(plan.indexes[i]!);
+    } catch {
+      throw fail("not a URL");
+    }
+    const page = await askIndex(
+      plan.indexes[i]!,
+      project,
+      plan.netrc,
+      options,
+      fail,
+      readFiles(project),
+    );
+    if (page === undefined) continue;
+    asked.push(shown[i]!);
+    for (const file of page) {
+      if (file.version !== want) continue;
+      if (file.sha256 === undefined)
+        throw fail(`lists ${file.filename} of ${project} ${version} without a sha256 hash`);
+      const digest = `sha256:${file.sha256}` as const;
+      const seen = Object.hasOwn(files, file.filename) ? files[file.filename] : undefined;
+      if (seen !== undefined && seen !== digest)
+        throw fail(`lists ${file.filename} with a sha256 another index (or line) gives otherwise`);
+      setMember(files, file.filename, digest);
+    }
+    if (plan.strategy === "first") break;
+  }
+  const where = asked.length > 0 ? asked.join(" ") : shown.join(" ");
+  if (asked.length === 0)
+    throw registryFail(plan.indexes.length === 1 ? `index ${where}` : `indexes ${where}`)(
+      `has no package ${project}`,
+    );
+  if (Object.keys(files).length === 0)
+    throw registryFail(`index ${where}`)(`lists no file of ${project} ${version}`);
+  return { registry: where, files };
 }

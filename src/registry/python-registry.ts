@@ -4,7 +4,8 @@ import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import type { Registry } from "./ecosystems.js";
 import { compareVersionText, isPep440Version } from "./pep440.js";
 import { pipIndexPlan } from "./pip-index.js";
-import { pythonVersions, type IndexPlan } from "./pypi.js";
+import { exactVersion } from "./fetch-failure.js";
+import { pythonFiles, pythonVersions, type IndexPlan } from "./pypi.js";
 import { uvIndexPlan } from "./uv-index.js";
 
 type Planner = (spawn: SpawnSpec, runnerOptions: readonly string[], home: string) => IndexPlan;
@@ -16,6 +17,13 @@ function pythonRegistry(plan: Planner): Registry {
       const options_ = runnerOptions([spawn.command, ...spawn.args]);
       const indexes = plan(spawn, options_, spawn.env["HOME"] ?? homedir());
       return pythonVersions(pkg.name, indexes, options);
+    },
+    async artifact(pkg, spawn, options) {
+      const version = exactVersion(pkg);
+      const options_ = runnerOptions([spawn.command, ...spawn.args]);
+      const indexes = plan(spawn, options_, spawn.env["HOME"] ?? homedir());
+      const { registry, files } = await pythonFiles(pkg.name, version, indexes, options);
+      return { registry, artifact: { kind: "python", package: pkg.name, version, files } };
     },
     compare: compareVersionText,
     isVersion: isPep440Version,

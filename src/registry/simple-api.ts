@@ -80,19 +80,31 @@ function nameEnd(stem: string, want: string): number {
   return -1;
 }
 
+/** One distribution file a project page lists. */
+export interface PageFile {
+  filename: string;
+  /** The version it holds (normalised PEP 440), or undefined when it holds none of the project. */
+  version: string | undefined;
+  /** Marked yanked (PEP 592). */
+  yanked: boolean;
+  /** Its sha256 as the page gives it (64 lowercase hex digits), when it gives one. */
+  sha256?: string;
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
 /**
- * A PEP 691 JSON project page, through the strict parser. PEP 700's
- * `versions`, when present, bounds what the files offer (a version with no
- * file that may be installed is not offered). Yanked files (PEP 592) offer
- * nothing. Paced by `pace`, linear in the page.
+ * The files a PEP 691 JSON project page lists, through the strict parser,
+ * and PEP 700's `versions` (normalised) when present. Paced by `pace`,
+ * linear in the page.
  * @throws Error with a one-line reason when the page is not one; the
  *   signal's reason when `pace`'s signal is aborted.
  */
-export async function jsonPageVersions(
+export async function jsonPageFiles(
   body: Uint8Array,
   project: string,
   pace: Pace = new Pace(),
-): Promise<string[]> {
+): Promise<{ files: PageFile[]; known?: Set<string> }> {
   pace.count(body.byteLength);
   const doc = parseJson(body);
   if (pace.due) await pace.turn();
@@ -113,40 +125,89 @@ export async function jsonPageVersions(
       if (normal !== undefined) known!.add(normal);
     });
   }
-  const versions = new Set<string>();
+  const out: PageFile[] = [];
   await eachPaced(files, pace, (f) => {
     const entry = f as Record<string, unknown>;
     if (typeof entry !== "object" || entry === null || typeof entry["filename"] !== "string") {
       throw new Error("a file without a 'filename'");
     }
     const yanked = entry["yanked"];
-    if (yanked !== undefined && yanked !== false) return;
-    const v = fileVersion(entry["filename"], project, pace);
-    if (v !== undefined && (known === undefined || known.has(v))) versions.add(v);
+    const hashes = entry["hashes"];
+    const sha256 =
+      typeof hashes === "object" && hashes !== null
+        ? (hashes as Record<string, unknown>)["sha256"]
+        : undefined;
+    const file: PageFile = {
+      filename: entry["filename"],
+      version: fileVersion(entry["filename"], project, pace),
+      yanked: yanked !== undefined && yanked !== false,
+    };
+    if (typeof sha256 === "string" && HEX64.test(sha256)) file.sha256 = sha256.toLowerCase();
+    out.push(file);
   });
-  return [...versions];
+  return known === undefined ? { files: out } : { files: out, known };
 }
 
 /**
- * A PEP 503 HTML project page: each anchor's `href` names a file (its last
- * path segment, without `#hash` or query, percent-decoded, as pip takes it);
- * `data-yanked` marks it yanked. Paced by `pace`, linear in the page
- * (eachAnchor).
+ * The versions a PEP 691 JSON project page offers: PEP 700's `versions`,
+ * when present, bounds what the files offer (a version with no file that may
+ * be installed is not offered). Yanked files (PEP 592) offer nothing.
+ */
+export async function jsonPageVersions(
+  body: Uint8Array,
+  project: string,
+  pace: Pace = new Pace(),
+): Promise<string[]> {
+  const { files, known } = await jsonPageFiles(body, project, pace);
+  return offered(files, known);
+}
+
+/**
+ * The files a PEP 503 HTML project page lists: each anchor's `href` names a
+ * file (its last path segment, without `#hash` or query, percent-decoded, as
+ * pip takes it), whose `#sha256=` fragment is its hash; `data-yanked` marks
+ * it yanked. Paced by `pace`, linear in the page (eachAnchor).
  * @throws the signal's reason when `pace`'s signal is aborted.
  */
+export async function htmlPageFiles(
+  html: string,
+  project: string,
+  pace: Pace = new Pace(),
+): Promise<PageFile[]> {
+  const out: PageFile[] = [];
+  await eachAnchor(html, pace, (attributes) => {
+    const href = attributes.get("href");
+    if (href === undefined) return;
+    const filename = hrefFileName(href);
+    if (filename === undefined) return;
+    const file: PageFile = {
+      filename,
+      version: fileVersion(filename, project, pace),
+      yanked: attributes.has("data-yanked"),
+    };
+    const hash = /#sha256=([0-9a-fA-F]{64})$/.exec(href);
+    if (hash !== null) file.sha256 = hash[1]!.toLowerCase();
+    out.push(file);
+  });
+  return out;
+}
+
+/** The versions a PEP 503 HTML project page offers (yanked files offer none). */
 export async function htmlPageVersions(
   html: string,
   project: string,
   pace: Pace = new Pace(),
 ): Promise<string[]> {
+  return offered(await htmlPageFiles(html, project, pace));
+}
+
+/** The versions files offer: not yanked, of the project, and within `known` when given. */
+function offered(files: readonly PageFile[], known?: ReadonlySet<string>): string[] {
   const versions = new Set<string>();
-  await eachAnchor(html, pace, (attributes) => {
-    const href = attributes.get("href");
-    if (href === undefined || attributes.has("data-yanked")) return;
-    const filename = hrefFileName(href);
-    const v = filename === undefined ? undefined : fileVersion(filename, project, pace);
-    if (v !== undefined) versions.add(v);
-  });
+  for (const f of files) {
+    if (f.yanked || f.version === undefined) continue;
+    if (known === undefined || known.has(f.version)) versions.add(f.version);
+  }
   return [...versions];
 }
 

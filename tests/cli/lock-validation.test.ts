@@ -211,12 +211,12 @@ describe("a corrupt lock is exit 2 with one line naming the offending key", () =
 describe("lock versions the verifier does not implement: exit 2", () => {
   it("an unknown lock version", () => {
     const { ws, lock } = validLock();
-    ws.write("contractpin.lock", JSON.stringify({ ...lock, contractpin: "3" }));
+    ws.write("contractpin.lock", JSON.stringify({ ...lock, contractpin: "4" }));
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /lock format version "3" is not supported \(this contractpin reads versions "1" and "2"\)/,
+      /lock format version "4" is not supported \(this contractpin reads versions "1", "2" and "3"\)/,
     );
   });
 

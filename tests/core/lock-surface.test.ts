@@ -46,7 +46,7 @@ describe("lock version 2", () => {
     throwsCode(() => validateLock(lockOf("2", { a: at(toolsServer) })), "LOCK_CORRUPT");
   });
   it("a version it does not know is refused", () => {
-    throwsCode(() => validateLock(lockOf("3", {})), "LOCK_VERSION_UNSUPPORTED");
+    throwsCode(() => validateLock(lockOf("4", {})), "LOCK_VERSION_UNSUPPORTED");
   });
   const edits: [string, (s: Record<string, any>) => void, RegExp][] = [
     [

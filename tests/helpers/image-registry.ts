@@ -20,8 +20,12 @@ export interface ImageRegistry {
   host: string;
   /** `http://127.0.0.1:PORT/`: how contractpin reports it. */
   url: string;
-  /** Pushes one small image to `repository` under each of `tags`, as plain HTTP calls. */
-  push(repository: string, tags: readonly string[]): Promise<void>;
+  /**
+   * Pushes one small image to `repository` under each of `tags`, as plain
+   * HTTP calls; another `variant` makes another layer, so a push of it
+   * re-points the tags at other contents (a re-pushed tag).
+   */
+  push(repository: string, tags: readonly string[], variant?: string): Promise<void>;
   stop(): void;
 }
 
@@ -109,7 +113,7 @@ export async function startImageRegistry(
     host,
     url,
     stop,
-    async push(repository, tags) {
+    async push(repository, tags, variant = "") {
       const configBlob = Buffer.from(
         JSON.stringify({
           architecture: "amd64",
@@ -117,7 +121,7 @@ export async function startImageRegistry(
           rootfs: { type: "layers", diff_ids: [] },
         }),
       );
-      const layer = Buffer.from(`a layer of ${repository}\n`);
+      const layer = Buffer.from(`a layer of ${repository}${variant}\n`);
       const manifest = JSON.stringify({
         schemaVersion: 2,
         mediaType: "application/vnd.oci.image.manifest.v1+json",

@@ -11,6 +11,8 @@ import { packageRunnerWarning } from "../../config/package-runner.js";
 import { firstSightFindings } from "../../core/findings/first-sight.js";
 import { readStable } from "../../engine/pin.js";
 import { runnerFindings } from "../../engine/runner-review.js";
+import { noArtifact, recordArtifact } from "../../engine/artifact.js";
+import { runsRecorded, type Artifact } from "../../core/artifact.js";
 import { readLock, readLockIfExists, writeLock } from "../../io/lock-file.js";
 import { snapshotFileAfterPin } from "../../io/snapshot-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
@@ -28,6 +30,8 @@ import {
   REPEAT_OPTIONS,
   SURFACE_HELP,
   SURFACE_OPTIONS,
+  ARTIFACT_HELP,
+  ARTIFACT_OPTIONS,
   surfaceRequest,
   lockPath,
   pinProgress,
@@ -63,6 +67,7 @@ Options:
 ${AUTH_HELP}
 ${REPEAT_HELP}
 ${SURFACE_HELP}
+${ARTIFACT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -144,6 +149,10 @@ export async function run(args: string[], io: Io): Promise<number> {
       `server '${name}' is already pinned in ${lockFile}; re-pin it with: contractpin update${lockWords(values.lock)} ${shellWord(name)}`,
     );
   }
+  if (values.artifacts === true) {
+    const why = noArtifact(source);
+    if (why !== undefined) throw usage(`--artifacts records nothing for server '${name}': ${why}`);
+  }
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
   for (const w of warnings) await io.err(`contractpin: warning: ${w}\n`);
 
@@ -152,8 +161,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   let read;
+  let artifact: Artifact | undefined;
   try {
-    read = await readStable(name, source, ctx, repeat);
+    // The artifact first: an image is then read by the digest recorded.
+    if (values.artifacts === true) artifact = await recordArtifact(name, source, ctx);
+    read = await readStable(
+      name,
+      artifact === undefined ? source : runsRecorded({ ...source, artifact }),
+      ctx,
+      repeat,
+    );
   } catch (err) {
     if (io.signal?.aborted !== true) report?.done({ name, status: "unreachable" }, seconds());
     throw err;
@@ -161,7 +178,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   report?.done({ name, status: "ok" }, seconds());
   const { digests, contracts, surfaceContracts } = read;
   const servers = { ...(previous?.servers ?? {}) };
-  setMember(servers, name, { ...safe, ...digests });
+  setMember(servers, name, {
+    ...safe,
+    ...digests,
+    ...(artifact === undefined ? {} : { artifact }),
+  });
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
   let snapshotWritten = false;
@@ -207,6 +228,7 @@ const ADD_OPTIONS = {
   ...SNAPSHOT_OPTIONS,
   ...REPEAT_OPTIONS,
   ...SURFACE_OPTIONS,
+  ...ARTIFACT_OPTIONS,
   file: { type: "string" },
   url: { type: "string" },
   header: { type: "string", multiple: true },

@@ -21,7 +21,9 @@ of the lock and NEW in the place of the live servers: each tool drifted,
 added or removed, a word diff of each changed description, schema and
 annotation changes by JSON Pointer, and classified findings (docs/findings.md).
 Between two locks, a change in how a server is reached (its command, env,
-cwd, url, headers or path) is a server-source-changed finding.
+cwd, url, headers or path) is a server-source-changed finding, and the same
+package and version recorded with another artifact (--artifacts: a re-pushed
+tag or replaced file accepted) is artifact-changed.
 
 OLD and NEW are each a lock, a tools/list dump (the forms 'contractpin digest'
 accepts), or - for standard input (one side at most). A dump is one server:

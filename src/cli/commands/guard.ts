@@ -16,7 +16,8 @@ export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new]
 An MCP server over stdio that a client launches in place of the server NAME
 (or, with --listen, over Streamable HTTP for clients that connect by URL).
 It starts NAME exactly as the lock defines it (same environment rules and
-process-group cleanup as verify), or connects to it over Streamable HTTP, and
+process-group cleanup as verify; an image whose artifact the lock records,
+--artifacts, runs by that digest), or connects to it over Streamable HTTP, and
 relays every message both ways, ids and bytes unchanged, except:
   - tools/list results: each tool is checked against the lock by name and
     digest; drifted and unpinned tools are withheld (cut out of the served

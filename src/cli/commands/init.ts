@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
+import { artifactNote } from "../../core/artifact.js";
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type Lock } from "../../core/lock.js";
 import { unsetVariables } from "../../core/server-source.js";
@@ -25,6 +26,9 @@ import {
   REPEAT_OPTIONS,
   SURFACE_HELP,
   SURFACE_OPTIONS,
+  ARTIFACT_HELP,
+  ARTIFACT_OPTIONS,
+  withArtifacts,
   surfaceRequest,
   lockPath,
   pinProgress,
@@ -88,6 +92,7 @@ Options:
   --force              overwrite an existing lock
 ${REPEAT_HELP}
 ${SURFACE_HELP}
+${ARTIFACT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -118,6 +123,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
       ...SURFACE_OPTIONS,
+      ...ARTIFACT_OPTIONS,
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
@@ -186,6 +192,19 @@ export async function run(args: string[], io: Io): Promise<number> {
     return false;
   });
   for (const server of notRead) await io.err(renderNotReadLine(server));
+  // A server whose pin records its artifact keeps recording it (the lock says so).
+  const recorded = requests.filter((r) => previous?.servers[r.name]?.artifact !== undefined);
+  const asked = new Map(
+    [
+      ...(await withArtifacts(
+        requests.filter((r) => !recorded.includes(r)),
+        values.artifacts,
+        io,
+      )),
+      ...(await withArtifacts(recorded, true, io)),
+    ].map((r) => [r.name, r.artifact === true]),
+  );
+  requests = requests.map((r) => (asked.get(r.name) === true ? { ...r, artifact: true } : r));
 
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const report = pinProgress(requests, io, ctx.env);
@@ -245,7 +264,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   } else {
     // A re-pin (init --force) says what it accepted, as update does.
     const names = requests.map((r) => r.name).sort();
-    if (repinned.length > 0) await io.out(renderChanges(changes.findings, changes.explained));
+    if (repinned.length > 0) {
+      // A re-pin that records an artifact anew says so, as update does.
+      const notes = new Map<string, string>();
+      for (const name of repinned) {
+        const note = artifactNote(before[name]!.artifact, lock.servers[name]!.artifact);
+        if (note !== undefined) notes.set(name, note);
+      }
+      await io.out(renderChanges(changes.findings, changes.explained, notes));
+    }
     for (const name of names.filter((n) => !Object.hasOwn(before, n))) {
       await io.out(renderPinned("pinned", name, lock.servers[name]!, lockFile));
     }

@@ -1,5 +1,6 @@
 import { setMember } from "../../core/json-value.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
+import { artifactNote } from "../../core/artifact.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
@@ -22,6 +23,9 @@ import {
   REPEAT_OPTIONS,
   SURFACE_HELP,
   SURFACE_OPTIONS,
+  ARTIFACT_HELP,
+  ARTIFACT_OPTIONS,
+  withArtifacts,
   surfaceRequest,
   lockPath,
   pinProgress,
@@ -47,6 +51,7 @@ written (exit 1).
 Options:
 ${REPEAT_HELP}
 ${SURFACE_HELP}
+${ARTIFACT_HELP}
 ${SNAPSHOT_HELP}
 ${LOCK_HELP}
 ${READ_HELP}
@@ -76,6 +81,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ...SNAPSHOT_OPTIONS,
       ...REPEAT_OPTIONS,
       ...SURFACE_OPTIONS,
+      ...ARTIFACT_OPTIONS,
       json: { type: "boolean" },
     },
     Infinity,
@@ -90,7 +96,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     positionals.length > 0 ? [...new Set(positionals)] : Object.keys(previous.servers).sort();
   knownServers(names, previous.servers, lockFile);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
-  const requests = requestsFromLock(names, previous.servers);
+  const requests = await withArtifacts(
+    requestsFromLock(names, previous.servers),
+    values.artifacts,
+    io,
+  );
   const report = pinProgress(requests, io, ctx.env);
   const repinned = await pinAll(requests, ctx, concurrency, repeat, (name, ok, seconds) =>
     // A read cut short by Ctrl-C is not a server that could not be read.
@@ -109,6 +119,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (before === undefined && after !== undefined)
       scopes.set(name, "now pins its instructions, prompts and resource templates too");
     if (before !== undefined && after === undefined) scopes.set(name, "now pins its tools only");
+    const artifact = artifactNote(previous.servers[name]!.artifact, servers[name]!.artifact);
+    if (artifact !== undefined)
+      scopes.set(name, [scopes.get(name), artifact].filter((l) => l !== undefined).join("\n"));
   }
   const written = await writeLock(
     lockFile,

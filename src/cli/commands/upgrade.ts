@@ -7,6 +7,7 @@ import { readLock } from "../../io/lock-file.js";
 import { checkPinTargets } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
 import {
+  ARTIFACT_OPTIONS,
   knownServers,
   LOCK_HELP,
   LOCK_OPTIONS,
@@ -61,6 +62,9 @@ Options:
   --write              take the candidates: rewrite the lock, snapshots and configs
   --config PATH        also bump the version in this client config (repeatable)
   --user               also the user-level client configs
+  --artifacts          with --write, also record what the registry serves for the
+                       new version (a server that records its artifact records
+                       it again without it; see 'contractpin add --help')
 ${REPORT_HELP}
 ${REPEAT_HELP}
 ${SNAPSHOT_HELP}
@@ -95,6 +99,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       all: { type: "boolean" },
       to: { type: "string" },
       write: { type: "boolean" },
+      ...ARTIFACT_OPTIONS,
       config: { type: "string", multiple: true },
       user: { type: "boolean" },
     },
@@ -172,6 +177,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         snapshot: values["no-snapshot"] !== true,
         configs: values.config,
         user: values.user === true,
+        artifacts: values.artifacts === true,
         // JSON or SARIF on stdout stays one document that parses: what --write does goes to stderr.
         io:
           reports.output === undefined && (reports.format === "json" || reports.format === "sarif")

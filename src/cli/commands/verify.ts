@@ -41,6 +41,11 @@ contract snapshots beside the lock make possible. Any drift fails, in every
 format, unless --fail-on says otherwise. OAuth servers use the credential
 'contractpin login' stored. Under GitHub Actions, all output is enclosed in a
 ::stop-commands:: block, so that no server text becomes a workflow command.
+A server whose lock entry records its artifact (--artifacts on add, init,
+update) has its registry asked first, as outdated asks it: other contents for
+the pinned version fail at critical (artifact-changed) and the server is not
+started; a registry that cannot be asked is exit 1 (artifact-unchecked). An
+image is then run by the recorded digest.
 More: docs/reports.md (what it shows, formats), docs/ci.md (GitHub Action),
 docs/oauth.md (logins in CI), docs/findings.md (the rules).
 
@@ -60,8 +65,9 @@ ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
-Exit codes: 0 every server matches; 1 a drift, or a server could not be read
-("could not check" never passes); 2 could not run (arguments, lock, no servers).
+Exit codes: 0 every server matches; 1 a drift, a server could not be read, or
+its registry serves other contents or could not be asked ("could not check"
+never passes); 2 could not run (arguments, lock, no servers).
 
 Examples:
   contractpin verify
@@ -131,7 +137,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const findings = verified.map((v) => v.finding);
   const strict = verdict(findings, undefined, { allowNew });
   // A clean run loads none of the classifiers and never reads the snapshots.
-  const moved = findings.some((f) => f.status === "unreachable" || anyMoved(f));
+  const moved = verified.some(
+    (v) =>
+      v.finding.status === "unreachable" ||
+      anyMoved(v.finding) ||
+      (v.serverFindings?.length ?? 0) > 0,
+  );
   // Said once: a server pinned on its tools only that serves more (SPEC.md 10.6).
   const more = verified
     .filter((v) => v.servesMore === true)

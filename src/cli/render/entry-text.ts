@@ -49,7 +49,13 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
   if (finding.pointer !== undefined) line += ` at ${visibleText(finding.pointer.slice(1))}`;
   const { before, after } = finding;
   const shown = { maxLength: options.maxLength ?? 60 };
-  if (finding.rule === "surface-drifted") {
+  if (finding.rule === "artifact-unchecked") {
+    // Why the registry could not be asked: a registry's words, shown safely.
+    if (typeof after === "string") line += `: ${visibleText(after)}`;
+  } else if (finding.rule === "artifact-changed") {
+    // Hashes are compared whole by a reader: never cut in the middle.
+    line += `: ${renderJsonValue(before, { maxLength: Infinity })} -> ${renderJsonValue(after, { maxLength: Infinity })}`;
+  } else if (finding.rule === "surface-drifted") {
     // As tool-drifted: which members changed is unknown; the lock's field
     // digests only claim some (advisory, and a hand-edited lock's are forged).
     const claimed = Array.isArray(after) ? after.filter((v) => typeof v === "string") : [];

@@ -78,7 +78,7 @@ export function groupMessage(group: ItemGroup, maxNames = Infinity): string {
   const { finding } = item;
   const rule = ruleOf(finding.rule);
   let detail: string;
-  if (finding.rule === "server-unreachable") {
+  if (finding.rule === "server-unreachable" || finding.rule === "artifact-unchecked") {
     detail = typeof finding.after === "string" ? visibleText(finding.after) : "no reason given";
   } else if (finding.rule === "tool-drifted") {
     // Its fields are those the field digests claim: no snapshot confirms them.

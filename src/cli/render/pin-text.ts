@@ -1,4 +1,6 @@
+import { artifactText } from "../../core/artifact.js";
 import type { ServerFinding } from "../../core/compare.js";
+import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
@@ -18,7 +20,11 @@ export function renderPinned(
   lockPath: string,
 ): string {
   const tools = `${server.tool_count} tool${server.tool_count === 1 ? "" : "s"}`;
-  return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}${surfaceCounts(server)}, ${server.digest} in ${lockPath}\n`;
+  const artifact =
+    server.artifact === undefined
+      ? ""
+      : `; artifact: ${visibleText(artifactText(server.artifact))}`;
+  return `${verb} ${displayName(name)} (${server.transport} ${describeSource(server)}): ${tools}${surfaceCounts(server)}, ${server.digest} in ${lockPath}${artifact}\n`;
 }
 
 /** A file a pin command wrote, or found already as it would write it. */
@@ -152,7 +158,8 @@ export function renderChanges(
       lines.push(`  ${findingLine(finding, style(false))}`);
     for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
       lines.push(line);
-    if (scope !== undefined) lines.push(`  ${scope}`);
+    if (scope !== undefined)
+      for (const line of scope.split("\n")) lines.push(`  ${visibleText(line)}`);
   }
   return lines.join("\n") + "\n";
 }

@@ -67,6 +67,9 @@ export function serverLines(
   if (server.status === "unreachable") {
     const lines = [`${name}  ${s.red("UNREACHABLE")}  ${visibleText(server.error ?? "")}`];
     for (const line of server.detail ?? []) lines.push(s.dim(`  | ${visibleText(line)}`));
+    // Why it was not started, when its findings say more than the line (an artifact that changed).
+    for (const finding of explained?.findings ?? [])
+      if (finding.rule === "artifact-changed") lines.push(`  ${findingLine(finding, s)}`);
     return lines;
   }
   const count = server.tools.filter((t) => t.status !== "added").length;

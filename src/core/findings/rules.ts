@@ -249,6 +249,16 @@ export const RULES = {
     title: "Instructions, a prompt or a template changed, with no snapshot to say how",
     help: "The part's digest differs from the lock, but no contract snapshot matching the lock was found, so the change cannot be classified; only the names of the changed members are known. Review the live server before accepting it.",
   },
+  "artifact-changed": {
+    severity: "critical",
+    title: "The registry serves other contents for the pinned version",
+    help: "The lock recorded what the registry served for the server's exactly pinned package (`--artifacts`: npm's `dist.integrity`, the sha256 of each file a Python index lists for the version, the manifest digest an image tag names), and the same registry now serves something else under the same version: a re-pushed tag, a replaced file on a private index, a republished package. The same version number no longer means the same code. Find out who published it before accepting it with `contractpin update`.",
+  },
+  "artifact-unchecked": {
+    severity: "high",
+    title: "The registry could not be asked for the recorded artifact",
+    help: "The lock records the server's artifact, but its registry (the one the runner's configuration names, with its credential) could not be reached, refused the credential, or no longer lists the version, so nothing says that the pinned version still has the recorded contents. verify fails (exit 1): could not check is never a pass.",
+  },
 } as const satisfies Record<string, RuleSpec>;
 
 /** A rule id of the catalogue. */

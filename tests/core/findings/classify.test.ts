@@ -12,6 +12,7 @@ import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { runnerPackage } from "../../../src/config/package-runner.js";
 import { runnerFinding } from "../../../src/engine/runner-review.js";
+import { artifactFindings, artifactUncheckedFinding } from "../../../src/core/artifact.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { lookAlikes } from "../../../src/core/findings/name-skeleton.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
@@ -359,6 +360,38 @@ const CASES: Record<RuleId, Case> = {
     severity: "high",
     expect: { after: "timed out after 30 s" },
     only: ["server-unreachable"],
+  },
+  // A recorded artifact (SPEC.md 11.3), through artifactFindings: a re-pushed image tag.
+  "artifact-changed": {
+    run: () =>
+      artifactFindings(
+        "files",
+        {
+          kind: "image",
+          image: "ghcr.io/acme/files",
+          tag: "1.0.0",
+          digest: `sha256:${"a".repeat(64)}`,
+        },
+        {
+          kind: "image",
+          image: "ghcr.io/acme/files",
+          tag: "1.0.0",
+          digest: `sha256:${"b".repeat(64)}`,
+        },
+      ),
+    severity: "critical",
+    expect: {
+      pointer: "/artifact/digest",
+      before: `sha256:${"a".repeat(64)}`,
+      after: `sha256:${"b".repeat(64)}`,
+    },
+    only: ["artifact-changed"],
+  },
+  "artifact-unchecked": {
+    run: () => [artifactUncheckedFinding("files", "registry http://127.0.0.1:9/: ECONNREFUSED")],
+    severity: "high",
+    expect: { after: "registry http://127.0.0.1:9/: ECONNREFUSED" },
+    only: ["artifact-unchecked"],
   },
   "tool-drifted": {
     run: () => [unexplainedDriftFinding("files", "read_file", ["description"])],
