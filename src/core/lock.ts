@@ -2,6 +2,7 @@ import { CANONICALIZATION } from "./canonical-json.js";
 import { CONTRACT_FIELDS } from "./contract.js";
 import { serverDigest, type ServerDigests, type ToolDigests } from "./digest.js";
 import { getMember, pathKey, setMember, type JsonObject, type JsonValue } from "./json-value.js";
+import { validateConfigs, type LockConfigs } from "./lock-configs.js";
 import { corrupt, digestAt, fail, object, onlyKeys, validateDigests } from "./lock-shape.js";
 import { validateSurface } from "./surface/lock-surface.js";
 import { surfaceServerDigest } from "./surface/surface.js";
@@ -13,7 +14,9 @@ import { TRANSPORTS, type ServerSource } from "./server-source.js";
 export const LOCK_VERSION = "1";
 /** The lock format of a lock where some server pins more than its tools (SPEC.md 10.4). */
 export const LOCK_VERSION_SURFACE = "2";
-/** The only digest algorithm of formats 1 and 2. */
+/** The lock format of a lock that records the client configs it covers (SPEC.md 11). */
+export const LOCK_VERSION_CONFIGS = "3";
+/** The only digest algorithm of formats 1, 2 and 3. */
 export const ALGORITHM = "sha256";
 
 /** A pinned server: how to reach it, and the digests of its tools. */
@@ -25,6 +28,8 @@ export interface Lock {
   generated_at: string;
   /** Keyed by the adopter's server names; `__proto__` is an ordinary own key. */
   servers: Record<string, PinnedServer>;
+  /** The client configs the lock covers and the servers left unpinned (SPEC.md 11); format "3". */
+  configs?: LockConfigs;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -46,12 +51,16 @@ const DIGEST_KEYS = ["tool_count", "digest", "tools"];
 export function validateLock(value: JsonValue): Lock {
   const root = object(value, "the lock");
   const version = getMember(root, "contractpin");
-  if (version !== LOCK_VERSION && version !== LOCK_VERSION_SURFACE) {
+  if (
+    version !== LOCK_VERSION &&
+    version !== LOCK_VERSION_SURFACE &&
+    version !== LOCK_VERSION_CONFIGS
+  ) {
     if (version === undefined)
-      corrupt("contractpin", 'is missing (expected the format version "1" or "2")');
+      corrupt("contractpin", 'is missing (expected the format version "1", "2" or "3")');
     fail(
       "LOCK_VERSION_UNSUPPORTED",
-      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads versions "1" and "2")`,
+      `lock format version ${JSON.stringify(version)} is not supported (this contractpin reads versions "1", "2" and "3")`,
     );
   }
   const algorithm = getMember(root, "algorithm");
@@ -74,20 +83,30 @@ export function validateLock(value: JsonValue): Lock {
   if (typeof generatedAt !== "string" || !TIMESTAMP.test(generatedAt)) {
     corrupt("generated_at", "must be a UTC timestamp like 2026-08-14T09:31:07Z");
   }
-  onlyKeys(root, "", ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"]);
+  const rootKeys = ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"];
+  onlyKeys(root, "", version === LOCK_VERSION_CONFIGS ? [...rootKeys, "configs"] : rootKeys);
   const servers = object(getMember(root, "servers"), "servers");
   const out: Record<string, PinnedServer> = {};
   for (const name of Object.keys(servers)) {
     setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
   }
-  // One lock, one spelling: version "2" exactly when some server pins its surface.
-  if (version === LOCK_VERSION_SURFACE && lockVersion(out) !== LOCK_VERSION_SURFACE) {
+  const configsValue = getMember(root, "configs");
+  const lock: Lock = { generated_at: generatedAt as string, servers: out };
+  if (configsValue !== undefined) lock.configs = validateConfigs(configsValue, Object.keys(out));
+  // One lock, one spelling: "3" exactly with configs, else "2" exactly when some server pins its surface.
+  if (version === LOCK_VERSION_CONFIGS && lock.configs === undefined) {
+    corrupt(
+      "contractpin",
+      'is "3" but the lock has no configs member (that lock is version "1" or "2")',
+    );
+  }
+  if (version === LOCK_VERSION_SURFACE && lockVersion(lock) !== LOCK_VERSION_SURFACE) {
     corrupt(
       "contractpin",
       'is "2" but no server pins more than its tools (that lock is version "1")',
     );
   }
-  return { generated_at: generatedAt as string, servers: out };
+  return lock;
 }
 
 function validateServer(value: JsonValue, where: string, version: string): PinnedServer {
@@ -101,7 +120,7 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
     if (getMember(server, key) === undefined)
       corrupt(`${where}.${key}`, `is required for transport "${transport}"`);
   }
-  const surfaceKey = version === LOCK_VERSION_SURFACE ? ["surface"] : [];
+  const surfaceKey = version === LOCK_VERSION ? [] : ["surface"];
   onlyKeys(server, where, [
     "transport",
     ...keys.required,
@@ -196,9 +215,10 @@ export function renderLock(lock: Lock): string {
   return (
     escapeHiddenJson(
       prettyJson({
-        contractpin: lockVersion(lock.servers),
+        contractpin: lockVersion(lock),
         algorithm: ALGORITHM,
         canonicalization: CANONICALIZATION,
+        ...(lock.configs === undefined ? {} : { configs: lock.configs }),
         generated_at: lock.generated_at,
         servers: lock.servers,
       }),
@@ -208,10 +228,13 @@ export function renderLock(lock: Lock): string {
 
 /**
  * The format version a lock is written with: "1" while every server pins
- * only its tools (exactly a spec v1 lock), "2" once one pins its surface, so
- * that a reader of version 1 refuses what it cannot check.
+ * only its tools (exactly a spec v1 lock), "2" once one pins its surface, "3"
+ * once it records the configs it covers (SPEC.md 11), so that a reader of an
+ * older version refuses what it cannot check.
  */
-export function lockVersion(servers: Readonly<Record<string, PinnedServer>>): string {
+export function lockVersion(lock: Pick<Lock, "servers" | "configs">): string {
+  if (lock.configs !== undefined) return LOCK_VERSION_CONFIGS;
+  const { servers } = lock;
   for (const name in servers) {
     if (Object.hasOwn(servers, name) && servers[name]!.surface !== undefined)
       return LOCK_VERSION_SURFACE;

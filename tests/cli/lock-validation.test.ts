@@ -46,6 +46,65 @@ const corrupt: [string, (lock: LockDoc) => unknown, RegExp, string?][] = [
     (l) => void (l["extra"] = 1),
     /extra is not a key this lock format has/,
   ],
+  // The configs member (SPEC.md 11), only in format "3".
+  [
+    "configs in a version 1 lock",
+    (l) => void (l["configs"] = { files: [".mcp.json"], unpinned: [] }),
+    /configs is not a key this lock format has/,
+  ],
+  [
+    "a version 3 lock without configs",
+    (l) => void (l["contractpin"] = "3"),
+    /contractpin is "3" but the lock has no configs member/,
+  ],
+  [
+    "configs with an absolute path",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: ["/etc/.mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[0\] must be a path relative to the lock's directory/,
+  ],
+  [
+    "configs with a backslash path",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".vscode\\mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[0\] must be a path relative/,
+  ],
+  [
+    "configs files out of order",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".mcp.json", ".cursor/mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[1\] is out of order or repeated/,
+  ],
+  [
+    "a name both pinned and left unpinned",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [], unpinned: ["docs"] };
+    },
+    /configs\.unpinned\[0\] names a server the lock pins/,
+  ],
+  [
+    "an empty configs member",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [], unpinned: [] };
+    },
+    /configs is empty/,
+  ],
+  [
+    "an unknown key in configs",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".mcp.json"], unpinned: [], skip: [] };
+    },
+    /configs\.skip is not a key this lock format has/,
+  ],
   [
     "an unknown transport",
     (l) => void (l.servers.docs.transport = "ftp"),
@@ -211,12 +270,12 @@ describe("a corrupt lock is exit 2 with one line naming the offending key", () =
 describe("lock versions the verifier does not implement: exit 2", () => {
   it("an unknown lock version", () => {
     const { ws, lock } = validLock();
-    ws.write("contractpin.lock", JSON.stringify({ ...lock, contractpin: "3" }));
+    ws.write("contractpin.lock", JSON.stringify({ ...lock, contractpin: "4" }));
     const r = runCli(["verify"], { cwd: ws.dir });
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /lock format version "3" is not supported \(this contractpin reads versions "1" and "2"\)/,
+      /lock format version "4" is not supported \(this contractpin reads versions "1", "2" and "3"\)/,
     );
   });
 

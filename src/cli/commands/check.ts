@@ -48,8 +48,13 @@ Examples:
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs("check", args, { ...LOCK_OPTIONS }, 0);
-  const checked = await runCheck(await lockPath(values, io));
+  const { values } = parseCommandArgs(
+    "check",
+    args,
+    { ...LOCK_OPTIONS, user: { type: "boolean" } },
+    0,
+  );
+  const checked = await runCheck(await lockPath(values, io), { user: values.user === true });
   const { result } = checked;
   if (!result.snapshot && result.tools > 0) {
     await io.err(
@@ -57,5 +62,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   await io.out(renderCheck(checked, values.lock));
-  return result.problems.length === 0 ? EXIT.OK : EXIT.DRIFT;
+  return result.problems.length === 0 && checked.configs.findings.length === 0
+    ? EXIT.OK
+    : EXIT.DRIFT;
 }

@@ -1,5 +1,7 @@
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { GUARD_SKIP } from "../../config/import-config.js";
+import { sortedUnique, type LockConfigs } from "../../core/lock-configs.js";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { setMember } from "../../core/json-value.js";
@@ -45,7 +47,8 @@ import {
 } from "../render/pin-text.js";
 import { displayName, sanitizeLine } from "../render/style.js";
 
-export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
+export const help = `Usage: contractpin init [--from PATH]... [--user] [--unpinned NAME]... [--force]
+                        [options]
 
 Pins servers into a fresh lock. Where the servers come from:
   --from PATH          every server of these MCP client config files (format
@@ -71,6 +74,13 @@ the lock's directory, so the lock works in every clone. A literal secret in a
 config is never written: the lock refers to an environment variable instead (a
 warning names it), or the server is skipped with the reason.
 
+The lock records the configs it read that lie in or under its directory
+(configs.files) and the servers of those configs it leaves unpinned: those
+named with --unpinned and those skipped (configs.unpinned). verify and check
+then read the same configs on every clone and fail on any other server in
+them, and on a pinned server whose entry launches something else (see
+docs/configs.md). --unpinned is not remembered: give it again with --force.
+
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
 (a new tool, a changed description) is accepted. If any server cannot be
@@ -79,6 +89,8 @@ read (or, with --repeat, its reads differ), nothing is written (exit 1).
 Options:
   --from PATH          import this config file (repeatable)
   --user               also discover the user-level configs
+  --unpinned NAME      leave the configs' server NAME unpinned on purpose, and
+                       record it so that verify stays quiet about it (repeatable)
   --force              overwrite an existing lock
 ${REPEAT_HELP}
 ${SURFACE_HELP}
@@ -115,6 +127,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
+      unpinned: { type: "string", multiple: true },
       json: { type: "boolean" },
     },
     0,
@@ -142,17 +155,25 @@ export async function run(args: string[], io: Io): Promise<number> {
   let requests: PinRequest[];
   // The configs' servers the import skipped (disabled, an \${input:ID} without a value, ...).
   const skipped = imported.skipped.map((s) => s.name);
+  // Left unpinned on purpose (--unpinned) or skipped: recorded, so that verify stays quiet about them.
+  const leave = new Set(values.unpinned ?? []);
+  const unpinned = [
+    ...leave,
+    ...imported.skipped.filter((s) => s.reason !== GUARD_SKIP).map((s) => s.name),
+  ];
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
-    requests = imported.servers.map((s) => ({
-      name: s.name,
-      source: s.source,
-      extraEnv: s.secretValues,
-    }));
+    requests = imported.servers
+      .filter((s) => !leave.has(s.name))
+      .map((s) => ({
+        name: s.name,
+        source: s.source,
+        extraEnv: s.secretValues,
+      }));
     // Servers pinned with 'add' that no config names are kept, never dropped silently.
     const fromConfigs = new Set(requests.map((r) => r.name));
     const kept = Object.keys(previous?.servers ?? {})
-      .filter((name) => !fromConfigs.has(name))
+      .filter((name) => !fromConfigs.has(name) && !leave.has(name))
       .sort();
     for (const name of kept) {
       await io.err(`contractpin: keeping ${displayName(name)}: in the lock, in no config\n`);
@@ -197,6 +218,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
+  const configs = coveredConfigs(imported.files, dirname(resolve(lockFile)), unpinned, servers);
+  if (configs !== undefined) lock.configs = configs;
   const written = await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
@@ -238,8 +261,36 @@ export async function run(args: string[], io: Io): Promise<number> {
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
     await io.out(renderWritten({ path: lockFile, written }, snapshots));
     await io.out(renderNotPinned(notRead, skipped));
+    if (lock.configs !== undefined && lock.configs.unpinned.length > 0) {
+      await io.out(
+        `left unpinned on purpose (configs.unpinned; verify does not fail on them): ${lock.configs.unpinned.map((n) => displayName(n)).join(", ")}\n`,
+      );
+    }
   }
   return EXIT.OK;
+}
+
+/**
+ * The lock's `configs` member (SPEC.md 11): the configs read that lie in or
+ * under the lock's directory (a user-level one is not the project's), as
+ * paths relative to it, and the names left unpinned that the lock does not
+ * pin. Undefined when both are empty.
+ */
+function coveredConfigs(
+  files: readonly string[],
+  lockDir: string,
+  unpinned: readonly string[],
+  servers: Readonly<Record<string, unknown>>,
+): LockConfigs | undefined {
+  const covered = files.flatMap((file) => {
+    const rel = relative(lockDir, resolve(file));
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? [] : [rel.split(sep).join("/")];
+  });
+  const configs = {
+    files: sortedUnique(covered),
+    unpinned: sortedUnique(unpinned.filter((name) => !Object.hasOwn(servers, name))),
+  };
+  return configs.files.length === 0 && configs.unpinned.length === 0 ? undefined : configs;
 }
 
 /** The servers of the configs named by --from, or of the discovered ones, and the files searched. */

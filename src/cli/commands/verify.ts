@@ -3,7 +3,9 @@ import { verdict } from "../../core/verdict.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { checkConfigSet } from "../../config/config-set.js";
 import type { Lock } from "../../core/lock.js";
 import { verifyServer } from "../../engine/verify.js";
 import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
@@ -103,6 +105,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       `${lockFile} pins no servers, so there is nothing to verify; pin one with 'contractpin add' or 'contractpin init', or pass --allow-empty`,
     );
   }
+  // The client configs, offline, before any server is started (SPEC.md 11).
+  const configs = await checkConfigSet(lock, {
+    lockDir: ctx.lockDir,
+    home: homedir(),
+    user: false,
+  });
   const allowNew = values["allow-new"] === true;
   const failOnSeverity = failOn(values["fail-on"], "verify");
   const allowEnv = allowedVariables(values["allow-env"], ctx.env["CONTRACTPIN_ALLOW_ENV"]);
@@ -147,10 +155,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
   // --fail-on: a drift whose findings are all below the threshold is reported, not failed.
-  const exitCode =
+  const serversCode =
     failOnSeverity === undefined
       ? strict
       : verdict(findings, explained, { allowNew, failOn: failOnSeverity });
+  // A config finding fails the run whatever --fail-on says, as an unreadable server does.
+  const exitCode = configs.findings.length > 0 ? Math.max(serversCode, 1) : serversCode;
   const passed = strict === 1 && exitCode === 0;
   await writeReports(
     {
@@ -160,6 +170,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowNew,
       verbose: values.verbose === true,
       ...(explained === undefined ? {} : { explained }),
+      configs,
       ...acceptCommand(findings, values.lock),
     },
     reports,

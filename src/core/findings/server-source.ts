@@ -11,11 +11,15 @@ const SOURCE_KEYS = ["transport", "command", "env", "cwd", "url", "headers", "pa
  * `server-source-changed` finding per key (transport, command, env, cwd, url,
  * headers, path) whose value differs, was added or was removed, with the two
  * values. Equal sources give none. Pure.
+ *
+ * @param rule the rule of each finding (default `server-source-changed`;
+ *   `config-launch-changed` for a config entry against the lock).
  */
 export function sourceFindings(
   server: string,
   before: ServerSource,
   after: ServerSource,
+  rule: "server-source-changed" | "config-launch-changed" = "server-source-changed",
 ): Finding[] {
   const findings: Finding[] = [];
   for (const key of SOURCE_KEYS) {
@@ -24,7 +28,7 @@ export function sourceFindings(
     if (old === undefined && now === undefined) continue;
     if (old !== undefined && now !== undefined && sameJson(old, now)) continue;
     const draft: Parameters<typeof toFinding>[0] = {
-      rule: "server-source-changed",
+      rule,
       pointer: `/${key}`,
     };
     if (old !== undefined) draft.before = old;

@@ -10,8 +10,35 @@ import {
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
+import { checkConfigs } from "../../../src/config/config-check.js";
+import type { Lock } from "../../../src/core/lock.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
+
+const SHA = `sha256:${"0".repeat(64)}` as const;
+/** A lock pinning `memory` as `npx -y @modelcontextprotocol/server-memory@1.0.0` (digests are not read). */
+const CONFIG_LOCK: Lock = {
+  generated_at: "2026-01-01T00:00:00Z",
+  servers: {
+    memory: {
+      transport: "stdio",
+      command: ["npx", "-y", "@modelcontextprotocol/server-memory@1.0.0"],
+      tool_count: 0,
+      digest: SHA,
+      tools: {},
+    },
+  },
+};
+const MEMORY = { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory@1.0.0"] };
+
+/** checkConfigs over `.mcp.json` files holding these `mcpServers`, as Claude Code's. */
+function configs(...files: Record<string, unknown>[]): Finding[] {
+  const inputs = files.map((servers, i) => {
+    const bytes = Buffer.from(JSON.stringify({ mcpServers: servers }));
+    return { file: `${i}/.mcp.json`, client: "Claude Code", read: { bytes, unwrapped: bytes } };
+  });
+  return checkConfigs(CONFIG_LOCK, inputs, { projectDir: "/p" }).map((f) => f.finding);
+}
 
 /** A pinned tool with every kind of constraint the rules look at. */
 function pinned(): Contract {
@@ -300,6 +327,47 @@ const CASES: Record<RuleId, Case> = {
     severity: "high",
     expect: { after: "timed out after 30 s" },
     only: ["server-unreachable"],
+  },
+  // The config set (SPEC.md 11), through checkConfigs.
+  "config-server-unpinned": {
+    run: () => configs({ memory: MEMORY, evil: { command: "node", args: ["evil.js"] } }),
+    severity: "high",
+    expect: {},
+    only: ["config-server-unpinned"],
+  },
+  "config-launch-changed": {
+    run: () =>
+      configs({ memory: { ...MEMORY, args: ["-y", "@modelcontextprotocoI/server-memory@1.0.0"] } }),
+    severity: "critical",
+    expect: {
+      pointer: "/command",
+      before: ["npx", "-y", "@modelcontextprotocol/server-memory@1.0.0"],
+      after: ["npx", "-y", "@modelcontextprotocoI/server-memory@1.0.0"],
+    },
+    only: ["config-launch-changed"],
+  },
+  "config-guard-bypassed": {
+    run: () =>
+      configs(
+        { memory: { command: "npx", args: ["--no", "contractpin", "guard", "memory"] } },
+        { direct: MEMORY },
+      ),
+    severity: "high",
+    expect: { after: "memory" },
+    only: ["config-guard-bypassed"],
+  },
+  "config-unreadable": {
+    run: () =>
+      checkConfigs(
+        CONFIG_LOCK,
+        [{ file: ".mcp.json", client: "Claude Code", read: { error: "gone" } }],
+        {
+          projectDir: "/p",
+        },
+      ).map((f) => f.finding),
+    severity: "high",
+    expect: { after: "gone" },
+    only: ["config-unreadable"],
   },
   "tool-drifted": {
     run: () => [unexplainedDriftFinding("files", "read_file", ["description"])],
