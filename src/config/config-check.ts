@@ -22,6 +22,8 @@ export interface ConfigInput {
    * location is a client of its own (its name).
    */
   client: string;
+  /** The folder a client opens with this config: `${workspaceFolder}`, and the project of `~/.claude.json`. */
+  workspace: string;
   /** The bytes, and the same with every wrapped entry unwrapped; or why the file could not be read. */
   read: { bytes: Uint8Array; unwrapped: Uint8Array } | { error: string };
 }
@@ -35,6 +37,8 @@ export interface ConfigFinding {
 /** One server entry of a config, as the checks see it. */
 interface Entry {
   name: string;
+  /** How the entry is imported: its file's workspace folder. */
+  ctx: MapContext;
   file: string;
   client: string;
   /** The entry as the server it launches (a wrapped entry unwrapped). */
@@ -62,12 +66,12 @@ interface Entry {
 export function checkConfigs(
   lock: Lock,
   inputs: readonly ConfigInput[],
-  ctx: MapContext,
+  context: Omit<MapContext, "projectDir">,
 ): ConfigFinding[] {
   const findings: ConfigFinding[] = [];
   const entries: Entry[] = [];
   for (const input of inputs) {
-    const read = readEntries(input, ctx.projectDir);
+    const read = readEntries(input, { ...context, projectDir: input.workspace });
     if ("error" in read) {
       const finding = toFinding({ rule: "config-unreadable", after: read.error });
       findings.push({ file: input.file, finding });
@@ -85,14 +89,14 @@ export function checkConfigs(
     const at = (finding: Finding) => findings.push({ file: entry.file, finding });
     if (entry.guardOnly) continue;
     if (entry.guards === undefined) {
-      const around = bypassed(entry, guarded.get(entry.client), lock, ctx);
+      const around = bypassed(entry, guarded.get(entry.client), lock);
       if (around !== undefined) {
         at(toFinding({ rule: "config-guard-bypassed", after: around }, undefined, entry.name));
         continue;
       }
     }
     if (Object.hasOwn(lock.servers, entry.name)) {
-      for (const f of launchFindings(entry, lock, ctx)) at(f);
+      for (const f of launchFindings(entry, lock)) at(f);
     } else if (!unpinned.has(entry.name)) {
       at(toFinding({ rule: "config-server-unpinned" }, undefined, entry.name));
     }
@@ -103,8 +107,9 @@ export function checkConfigs(
 /** The entries of one file, or why it cannot be read. */
 function readEntries(
   input: ConfigInput,
-  projectDir: string,
+  ctx: MapContext,
 ): { entries: Entry[] } | { error: string } {
+  const { projectDir } = ctx;
   if ("error" in input.read) return { error: input.read.error };
   try {
     const original = entriesOf(input.read.bytes, input.file, projectDir);
@@ -121,6 +126,7 @@ function readEntries(
       const wrapped = guard !== undefined && Object.hasOwn(before.env, WRAPPED_ENTRY_VARIABLE);
       const item: Entry = {
         name: entry.name,
+        ctx,
         file: input.file,
         client: input.client,
         raw: entry.raw,
@@ -165,8 +171,8 @@ function bypassed(
   entry: Entry,
   guarded: ReadonlySet<string> | undefined,
   lock: Lock,
-  ctx: MapContext,
 ): string | undefined {
+  const { ctx } = entry;
   if (guarded === undefined) return undefined;
   if (guarded.has(entry.name)) return entry.name;
   for (const name of guarded) {
@@ -181,7 +187,8 @@ function bypassed(
 }
 
 /** What differs between a pinned server's entry and the lock: none when it launches what the lock pins. */
-function launchFindings(entry: Entry, lock: Lock, ctx: MapContext): Finding[] {
+function launchFindings(entry: Entry, lock: Lock): Finding[] {
+  const { ctx } = entry;
   const match = matchLock(entry.name, entry.raw, entry.file, ctx, lock);
   if (match.ok) return [];
   const pinned = lock.servers[entry.name]!;

@@ -11,7 +11,9 @@ import { configLocations, folderConfigs } from "./locations.js";
 
 /** What the config set is read from. */
 export interface ConfigSetOptions {
-  /** The lock's directory: the project whose configs are found, and what `configs.files` is relative to. */
+  /** Where the project configs are found, as `init` finds them (the current directory). */
+  projectDir: string;
+  /** The lock's directory, which `configs.files` is relative to. */
   lockDir: string;
   /** For `${userHome}` and the user-level locations. */
   home: string;
@@ -32,6 +34,8 @@ export interface ConfigReport {
 interface Candidate {
   path: string;
   client: string;
+  /** The folder a client opens with this config: what `${workspaceFolder}` stands for. */
+  workspace: string;
   /** The lock covers it: a missing file is a finding. */
   required: boolean;
 }
@@ -67,47 +71,77 @@ export async function checkConfigSet(lock: Lock, options: ConfigSetOptions): Pro
   for (const { candidate, bytes, error } of read) {
     const file = shown(candidate.path);
     if (bytes === undefined) {
-      inputs.push({ file, client: candidate.client, read: { error: error! } });
+      inputs.push({
+        file,
+        client: candidate.client,
+        workspace: candidate.workspace,
+        read: { error: error! },
+      });
       continue;
     }
     try {
       const plain = await unwrapped(bytes, file, {
-        projectDir: options.lockDir,
+        projectDir: candidate.workspace,
         home: options.home,
         required: candidate.required,
       });
-      inputs.push({ file, client: candidate.client, read: { bytes, unwrapped: plain } });
+      inputs.push({
+        file,
+        client: candidate.client,
+        workspace: candidate.workspace,
+        read: { bytes, unwrapped: plain },
+      });
     } catch (err) {
-      inputs.push({ file, client: candidate.client, read: { error: (err as Error).message } });
+      inputs.push({
+        file,
+        client: candidate.client,
+        workspace: candidate.workspace,
+        read: { error: (err as Error).message },
+      });
     }
   }
-  const findings = checkConfigs(lock, inputs, {
-    projectDir: options.lockDir,
-    home: options.home,
-    lockDir: options.lockDir,
-  });
+  const findings = checkConfigs(lock, inputs, { home: options.home, lockDir: options.lockDir });
   return { files, findings };
 }
 
 /** The files of the config set, each once, covered ones first. */
 function configCandidates(lock: Lock, options: ConfigSetOptions): Candidate[] {
+  const platform = options.platform ?? process.platform;
+  const env = options.env ?? process.env;
   const locations = configLocations({
-    projectDir: options.lockDir,
+    projectDir: options.projectDir,
     home: options.home,
-    platform: options.platform ?? process.platform,
-    env: options.env ?? process.env,
+    platform,
+    env,
   }).filter((l) => l.scope === "project" || options.user);
   const clientOf = new Map<string, string>();
   const found: Candidate[] = [];
   for (const l of locations) {
     for (const file of l.folder ? folderConfigs(l.path) : [l.path]) {
       clientOf.set(path.resolve(file), l.client);
-      found.push({ path: file, client: l.client, required: false });
+      found.push({ path: file, client: l.client, workspace: options.projectDir, required: false });
     }
   }
+  // A covered file at a project location (`app/.vscode/mcp.json`) is opened with its folder (`app`).
+  const suffixes = configLocations({ projectDir: "/", home: "/", platform: "linux", env: {} })
+    .filter((l) => l.scope === "project")
+    .map((l) => ({ suffix: l.path.slice(1), folder: l.folder === true, client: l.client }));
   const covered = (lock.configs?.files ?? []).map((f) => {
     const file = path.resolve(options.lockDir, ...f.split("/"));
-    return { path: file, client: clientOf.get(file) ?? file, required: true };
+    const at = suffixes.find((s) =>
+      s.folder ? path.posix.dirname(f).endsWith(s.suffix) : `/${f}`.endsWith(`/${s.suffix}`),
+    );
+    const depth = at === undefined ? 0 : at.suffix.split("/").length + (at.folder ? 1 : 0);
+    const workspace =
+      at === undefined
+        ? options.projectDir
+        : path.resolve(file, ...Array<string>(depth).fill(".."));
+    return {
+      path: file,
+      client: clientOf.get(file) ?? at?.client ?? file,
+      workspace,
+      required: true,
+    };
   });
   const seen = new Set<string>();
   return [...covered, ...found].filter((c) => {

@@ -41,6 +41,7 @@ export async function runCheck(
   const path = snapshotPath(lockPath);
   const result = checkLock(lock, readDocument(path));
   const configs = await checkConfigSet(lock, {
+    projectDir: process.cwd(),
     lockDir: dirname(resolve(lockPath)),
     home: options.home ?? homedir(),
     user: options.user === true,

@@ -147,7 +147,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   checkConfigOptions("init", values);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
 
-  const { imported, searched } = await importFromConfigs(
+  const { imported, searched, userConfigs } = await importFromConfigs(
     values.from,
     values.user === true,
     dirname(resolve(lockFile)),
@@ -218,7 +218,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
-  const configs = coveredConfigs(imported.files, dirname(resolve(lockFile)), unpinned, servers);
+  const covered = imported.files.filter((f) => !userConfigs.has(resolve(f)));
+  const configs = coveredConfigs(covered, dirname(resolve(lockFile)), unpinned, servers);
   if (configs !== undefined) lock.configs = configs;
   const written = await writeLock(lockFile, lock, previous, {
     signal: io.signal,
@@ -271,8 +272,8 @@ export async function run(args: string[], io: Io): Promise<number> {
 }
 
 /**
- * The lock's `configs` member (SPEC.md 11): the configs read that lie in or
- * under the lock's directory (a user-level one is not the project's), as
+ * The lock's `configs` member (SPEC.md 11): the project configs read that
+ * lie in or under the lock's directory (never a user-level one), as
  * paths relative to it, and the names left unpinned that the lock does not
  * pin. Undefined when both are empty.
  */
@@ -298,9 +299,10 @@ async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
   lockDir: string,
-): Promise<{ imported: ImportedConfigs; searched: string[] }> {
+): Promise<{ imported: ImportedConfigs; searched: string[]; userConfigs: Set<string> }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
-  const { importConfigs, selectConfigs } = await import("../../config/discover.js");
+  const { configLocations, importConfigs, selectConfigs } =
+    await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
   const { paths, required, searched } = selectConfigs(from, user, { projectDir, home });
@@ -313,6 +315,12 @@ async function importFromConfigs(
       env: process.env,
     }),
     searched,
+    // A user-level config is this machine's, not the project's: the lock never covers it.
+    userConfigs: new Set(
+      configLocations({ projectDir, home, platform: process.platform, env: process.env })
+        .filter((l) => l.scope === "user")
+        .map((l) => resolve(l.path)),
+    ),
   };
 }
 

@@ -107,6 +107,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   // The client configs, offline, before any server is started (SPEC.md 11).
   const configs = await checkConfigSet(lock, {
+    projectDir: process.cwd(),
     lockDir: ctx.lockDir,
     home: homedir(),
     user: false,

@@ -35,9 +35,10 @@ const MEMORY = { command: "npx", args: ["-y", "@modelcontextprotocol/server-memo
 function configs(...files: Record<string, unknown>[]): Finding[] {
   const inputs = files.map((servers, i) => {
     const bytes = Buffer.from(JSON.stringify({ mcpServers: servers }));
-    return { file: `${i}/.mcp.json`, client: "Claude Code", read: { bytes, unwrapped: bytes } };
+    const read = { bytes, unwrapped: bytes };
+    return { file: `${i}/.mcp.json`, client: "Claude Code", workspace: "/p", read };
   });
-  return checkConfigs(CONFIG_LOCK, inputs, { projectDir: "/p" }).map((f) => f.finding);
+  return checkConfigs(CONFIG_LOCK, inputs, {}).map((f) => f.finding);
 }
 
 /** A pinned tool with every kind of constraint the rules look at. */
@@ -360,10 +361,8 @@ const CASES: Record<RuleId, Case> = {
     run: () =>
       checkConfigs(
         CONFIG_LOCK,
-        [{ file: ".mcp.json", client: "Claude Code", read: { error: "gone" } }],
-        {
-          projectDir: "/p",
-        },
+        [{ file: ".mcp.json", client: "Claude Code", workspace: "/p", read: { error: "gone" } }],
+        {},
       ).map((f) => f.finding),
     severity: "high",
     expect: { after: "gone" },
