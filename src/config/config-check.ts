@@ -6,7 +6,8 @@ import { toFinding, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../core/guard-command.js";
 import type { Lock } from "../core/lock.js";
-import { detectFormat, serverEntries, type ServerEntry } from "./formats.js";
+import { configInvalid } from "./config-error.js";
+import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "./formats.js";
 import { mapServer, type MapContext } from "./map-server.js";
 import type { RawServer } from "./raw-server.js";
 import { readConfigDocument } from "./read-document.js";
@@ -24,6 +25,8 @@ export interface ConfigInput {
   client: string;
   /** The folder a client opens with this config: `${workspaceFolder}`, and the project of `~/.claude.json`. */
   workspace: string;
+  /** The lock covers it (`configs.files`): a file with no server list is not a config, and fails. */
+  required?: boolean;
   /** The bytes, and the same with every wrapped entry unwrapped; or why the file could not be read. */
   read: { bytes: Uint8Array; unwrapped: Uint8Array } | { error: string };
 }
@@ -112,11 +115,12 @@ function readEntries(
   const { projectDir } = ctx;
   if ("error" in input.read) return { error: input.read.error };
   try {
-    const original = entriesOf(input.read.bytes, input.file, projectDir);
+    const required = input.required === true;
+    const original = entriesOf(input.read.bytes, input.file, projectDir, required);
     const unwrapped =
       input.read.unwrapped === input.read.bytes
         ? original
-        : entriesOf(input.read.unwrapped, input.file, projectDir);
+        : entriesOf(input.read.unwrapped, input.file, projectDir, required);
     const entries: Entry[] = [];
     unwrapped.forEach((entry, i) => {
       // Claude Code's local scope wins over its user scope: the overridden entry is not launched.
@@ -143,9 +147,17 @@ function readEntries(
   }
 }
 
-function entriesOf(bytes: Uint8Array, file: string, projectDir: string): ServerEntry[] {
+function entriesOf(
+  bytes: Uint8Array,
+  file: string,
+  projectDir: string,
+  required: boolean,
+): ServerEntry[] {
   const doc = readConfigDocument(bytes, file);
   const format = detectFormat(doc);
+  if (format === undefined && required) {
+    throw configInvalid(`${file}: not an MCP client config: expected ${EXPECTED_KEYS}`);
+  }
   return format === undefined ? [] : serverEntries(doc, format, file, projectDir).entries;
 }
 

@@ -89,6 +89,7 @@ export async function checkConfigSet(lock: Lock, options: ConfigSetOptions): Pro
         file,
         client: candidate.client,
         workspace: candidate.workspace,
+        required: candidate.required,
         read: { bytes, unwrapped: plain },
       });
     } catch (err) {

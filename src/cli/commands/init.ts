@@ -218,6 +218,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
+  // A server not read for want of a variable is not pinned: left unpinned until someone who has it pins it.
+  for (const { name, kept } of notRead) if (!kept) unpinned.push(name);
   const covered = imported.files.filter((f) => !userConfigs.has(resolve(f)));
   const configs = coveredConfigs(covered, dirname(resolve(lockFile)), unpinned, servers);
   if (configs !== undefined) lock.configs = configs;

@@ -22,7 +22,10 @@ export function renderCheck(run: CheckRun, lockOption?: string): string {
   const files = plural(run.configs.files.length, "client config");
   if (result.problems.length === 0 && configs.length === 0) {
     const agrees = result.snapshot ? `; ${snapshots} agrees with it` : "";
-    const matching = run.configs.files.length > 0 ? `; ${files} ${run.configs.files.length === 1 ? "launches" : "launch"} only what it pins` : "";
+    const matching =
+      run.configs.files.length > 0
+        ? `; ${files} ${run.configs.files.length === 1 ? "launches" : "launch"} only what it pins`
+        : "";
     return `OK: ${lock} (${counts})${agrees}; no credential found${matching}\n`;
   }
   const lines = result.problems.map(
