@@ -11,6 +11,7 @@ import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "./
 import { mapServer, type MapContext } from "./map-server.js";
 import type { RawServer } from "./raw-server.js";
 import { readConfigDocument } from "./read-document.js";
+import { runnerPackage } from "./package-runner.js";
 import { matchLock } from "./wrap/match-lock.js";
 
 /** One config file as read by the caller. */
@@ -208,7 +209,13 @@ function launchFindings(entry: Entry, lock: Lock): Finding[] {
   const found =
     "skip" in mapped || pinned.transport === "file"
       ? []
-      : sourceFindings(entry.name, pinned, mapped.server.source, "config-launch-changed");
+      : sourceFindings(
+          entry.name,
+          pinned,
+          mapped.server.source,
+          runnerPackage,
+          "config-launch-changed",
+        );
   if (found.length > 0) return found;
   return [toFinding({ rule: "config-launch-changed", after: match.reason }, undefined, entry.name)];
 }

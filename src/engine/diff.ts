@@ -6,6 +6,7 @@ import { serverDigest, type ServerDigests } from "../core/digest.js";
 import { ContractpinError } from "../core/errors.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
+import { runnerPackage } from "../config/package-runner.js";
 import { visibleText } from "../core/visible-text.js";
 import {
   DUMP_SERVER,
@@ -61,7 +62,7 @@ export async function diffSides(
     if (n === undefined) delete finding.liveDigest;
     const changes =
       o?.pinned !== undefined && n?.pinned !== undefined
-        ? sourceFindings(name, o.pinned, n.pinned)
+        ? sourceFindings(name, o.pinned, n.pinned, runnerPackage)
         : [];
     if (changes.length > 0) finding.status = "drift";
     // Never SAME over two different server digests: a part pinned on one side

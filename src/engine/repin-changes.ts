@@ -2,6 +2,8 @@ import { compareServer, type ServerFinding, compareSurface, withSurface } from "
 import type { Contract } from "../core/contract.js";
 import type { PinnedServer } from "../core/lock.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
+import { runnerPackage } from "../config/package-runner.js";
+import { sourceFindings } from "../core/findings/server-source.js";
 import { explainDrift, type ServerExplained } from "./explain.js";
 
 /** What re-pinning changed: each server's comparison, and what is known of it. */
@@ -17,8 +19,11 @@ export interface RepinChanges {
  * contract (the snapshot beside `lockFile`, when its entry matches the old
  * lock) and its new one. Call it before the snapshots are rewritten. The old
  * lock's field digests confirm nothing (spec 4.2): without a matching entry
- * the changed fields are unknown. Warnings about the old snapshots are not
- * given: the re-pin replaces them.
+ * the changed fields are unknown. A server whose launch line changed (init
+ * --force from an edited config) drifted even with the same tools: its
+ * `server-source-changed` (and `package-name-confusable`) findings come first
+ * among the server's findings, as `diff` gives them. Warnings about the old
+ * snapshots are not given: the re-pin replaces them.
  */
 export async function repinChanges(
   lockFile: string,
@@ -52,5 +57,16 @@ export async function repinChanges(
     };
   });
   const explained = await explainDrift(lockFile, previous, verified, () => {});
+  for (const { finding } of verified) {
+    const launch = sourceFindings(
+      finding.name,
+      previous[finding.name]!,
+      pinned.get(finding.name)!.server,
+      runnerPackage,
+    );
+    if (launch.length === 0) continue;
+    if (finding.status === "ok") finding.status = "drift";
+    explained.get(finding.name)!.findings.unshift(...launch);
+  }
   return { findings: verified.map((v) => v.finding), explained };
 }

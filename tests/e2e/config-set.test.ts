@@ -161,7 +161,10 @@ describe("the config set: a worm's moves", () => {
     writeJson(ws.path(".mcp.json"), { mcpServers: { memory: swapped } });
     const cursor = join(home, ".cursor", "mcp.json");
     writeJson(cursor, { mcpServers: { memory: swapped } });
-    const line = `[critical] config-launch-changed  .mcp.json: server memory launches something else: command: ${JSON.stringify([process.execPath, SERVERS.memory])} -> ${JSON.stringify([process.execPath, SERVERS.everything])}`;
+    // Both whole, the changed characters marked ([-removed-], {+added+}).
+    const modules = SERVERS.memory.slice(0, SERVERS.memory.indexOf("server-memory"));
+    const argv = (name: string) => JSON.stringify([process.execPath, `${modules}server-${name}`]);
+    const line = `[critical] config-launch-changed  .mcp.json: server memory launches something else: command: ${argv("[-memory-]/dist/index.js")} -> ${argv("{+everything+}/dist/index.js")}`;
 
     const verify = cli(["verify"], ws, env);
     assert.equal(verify.code, 1, verify.stdout + verify.stderr);

@@ -242,7 +242,7 @@ describe("diff of two locks", () => {
       r.stdout,
       [
         "docs  DRIFT  (2 pinned tools)",
-        '  [high] server-source-changed at path: "docs.json" -> "elsewhere.json"',
+        '  [high] server-source-changed at path: "[-docs-].json" -> "{+elsewhere+}.json"',
         "",
         "DIFFER: 1 drifted of 1 server",
         "",
@@ -260,6 +260,77 @@ describe("diff of two locks", () => {
         after: "elsewhere.json",
       },
     ]);
+  });
+
+  it("a typosquatted package is shown whole, its changed character marked, in text, Markdown and GitHub formats", () => {
+    const ws = twoLocks();
+    const lock = ws.lockJson("old.lock");
+    const entry = lock.servers["docs"]!;
+    delete entry["path"];
+    const pinned = "@modelcontextprotocol/server-filesystem@2026.8.31";
+    // A capital I for the l: the two names read the same in most fonts.
+    const squat = "@modelcontextprotocoI/server-filesystem@2026.8.31";
+    ws.write(
+      "old.lock",
+      JSON.stringify(
+        {
+          ...lock,
+          servers: { docs: { ...entry, transport: "stdio", command: ["npx", "-y", pinned, "."] } },
+        },
+        null,
+        2,
+      ),
+    );
+    ws.write(
+      "new.lock",
+      JSON.stringify(
+        {
+          ...lock,
+          servers: { docs: { ...entry, transport: "stdio", command: ["npx", "-y", squat, "."] } },
+        },
+        null,
+        2,
+      ),
+    );
+    const marked =
+      '["npx","-y","@modelcontextprotoco[-l-]/server-filesystem@2026.8.31","."] -> ["npx","-y","@modelcontextprotoco{+I+}/server-filesystem@2026.8.31","."]';
+    const lookAlike =
+      '"@modelcontextprotoco{+I+}/server-filesystem" looks like the pinned "@modelcontextprotoco[-l-]/server-filesystem"';
+    const text = runCli(["diff", "old.lock", "new.lock"], { cwd: ws.dir });
+    assert.equal(text.code, 1, text.stderr);
+    assert.deepEqual(text.stdout.split("\n").slice(0, 3), [
+      "docs  DRIFT  (2 pinned tools)",
+      `  [critical] package-name-confusable at command/2: ${lookAlike}`,
+      `  [high] server-source-changed at command: ${marked}`,
+    ]);
+    const md = runCli(["diff", "old.lock", "new.lock", "--format", "markdown"], { cwd: ws.dir });
+    assert.equal(md.code, 1, md.stderr);
+    assert.ok(
+      md.stdout.includes(
+        `- **critical** \` package-name-confusable \` (lock line 7): \` server docs: The package a server runs only looks like the pinned one. [critical] package-name-confusable at command/2: ${lookAlike} \``,
+      ),
+      md.stdout,
+    );
+    assert.ok(md.stdout.includes(`server-source-changed at command: ${marked} \``), md.stdout);
+    const gh = runCli(["diff", "old.lock", "new.lock", "--format", "github"], { cwd: ws.dir });
+    assert.equal(gh.code, 1, gh.stderr);
+    const annotations = gh.stdout.split("\n").filter((l) => l.startsWith("::error"));
+    assert.deepEqual(annotations, [
+      `::error file=new.lock,line=7,title=contractpin critical%3A package-name-confusable::server docs: The package a server runs only looks like the pinned one. [critical] package-name-confusable at command/2: ${lookAlike}`,
+      `::error file=new.lock,line=7,title=contractpin high%3A server-source-changed::server docs: How the server is reached changed. [high] server-source-changed at command: ${marked}`,
+    ]);
+    // Nothing is cut: both full names are in every format.
+    for (const out of [text.stdout, md.stdout, gh.stdout]) assert.doesNotMatch(out, /…/);
+    const json = JSON.parse(
+      runCli(["diff", "old.lock", "new.lock", "--json"], { cwd: ws.dir }).stdout,
+    );
+    assert.deepEqual(json.servers[0].findings[0], {
+      rule: "package-name-confusable",
+      severity: "critical",
+      pointer: "/command/2",
+      before: "@modelcontextprotocol/server-filesystem",
+      after: "@modelcontextprotocoI/server-filesystem",
+    });
   });
 
   it("a server on one side only: all its tools added, or all removed", () => {

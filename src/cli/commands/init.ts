@@ -38,6 +38,7 @@ import { firstSightFindings, notShown, shownFindings } from "../../core/findings
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
 import {
+  launchFindings,
   renderChanges,
   renderNotPinned,
   renderNotReadLine,
@@ -83,8 +84,12 @@ docs/configs.md). --unpinned is not remembered: give it again with --force.
 
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
-(a new tool, a changed description) is accepted. If any server cannot be
-read (or, with --repeat, its reads differ), nothing is written (exit 1).
+(a new tool, a changed description) is accepted; what it accepted is printed
+as update prints it, and a server whose launch line changed (command, its
+environment variables' names, cwd, URL, headers) says so, each changed part
+whole with what changed marked [-removed-] {+added+}, even when its tools are
+the same. If any server cannot be read (or, with --repeat, its reads differ),
+nothing is written (exit 1).
 
 Options:
   --from PATH          import this config file (repeatable)
@@ -242,7 +247,11 @@ export async function run(args: string[], io: Io): Promise<number> {
       name,
       server: lock.servers[name]!,
       ...(changeOf.has(name) ? { change: changeOf.get(name)! } : {}),
-      findings: firstSightFindings(name, pinned.get(name)!),
+      // The launch line's findings first: they are about this re-pin, not the tools' text.
+      findings: [
+        ...launchFindings(changes.explained.get(name)),
+        ...firstSightFindings(name, pinned.get(name)!),
+      ],
     }));
     await io.out(renderPinJson(lockFile, reports));
   } else if (requests.length === 0 && notRead.length === 0) {

@@ -31,7 +31,7 @@ import { EXIT } from "../exit-code.js";
 import type { Io } from "../io.js";
 import { renderPinnedFindings } from "../render/audit-text.js";
 import { PIN_JSON_HELP, renderPinJson } from "../render/pin-json.js";
-import { renderChanges, renderWritten } from "../render/pin-text.js";
+import { launchFindings, renderChanges, renderWritten } from "../render/pin-text.js";
 
 export const help = `Usage: contractpin update [NAME...] [options]
 
@@ -39,7 +39,8 @@ Re-reads the named servers (or every server in the lock), re-pins them, and
 prints what it accepted as verify shows it: each changed tool's block, its
 findings and the changes shared by several tools (a drifted tool's changes
 from its old contract, in the snapshots, and its new one; without the old
-one, unknown). The lock is rewritten only when something did change.
+one, unknown); a server whose launch line changed says so, the change whole
+and marked. The lock is rewritten only when something did change.
 If any server cannot be read (or, with --repeat, reads differ), nothing is
 written (exit 1).
 
@@ -126,7 +127,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     name,
     server: servers[name]!,
     change: changes.findings[i]!,
-    findings: firstSightFindings(name, repinned.get(name)!),
+    // The launch line's findings first: they are about this re-pin, not the tools' text.
+    findings: [
+      ...launchFindings(changes.explained.get(name)),
+      ...firstSightFindings(name, repinned.get(name)!),
+    ],
   }));
   if (values.json === true) {
     await io.out(renderPinJson(lockFile, reports, written));

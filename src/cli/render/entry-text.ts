@@ -2,6 +2,7 @@ import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
 import type { ToolStatus } from "../../core/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
+import { markValues, renderMarked } from "../../core/findings/launch-diff.js";
 import { visibleText } from "../../core/visible-text.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
@@ -51,6 +52,19 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     // digests only claim some (advisory, and a hand-edited lock's are forged).
     const claimed = Array.isArray(after) ? after.filter((v) => typeof v === "string") : [];
     line += `: changed: ${unknownFieldsText(claimed)}`;
+  } else if (
+    finding.rule === "server-source-changed" ||
+    finding.rule === "config-launch-changed" ||
+    finding.rule === "package-name-confusable"
+  ) {
+    // A launch line is never cut: a look-alike character in the middle is the change.
+    const marked = markValues(before, after);
+    const paint = { removed: s.red, added: s.green };
+    const [was, now] = [renderMarked(marked.before, paint), renderMarked(marked.after, paint)];
+    line +=
+      finding.rule === "package-name-confusable"
+        ? `: ${now} looks like the pinned ${was}`
+        : `: ${was} -> ${now}`;
   } else if (finding.rule === "tool-name-confusable") {
     // `before` is the other tool's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;

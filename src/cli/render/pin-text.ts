@@ -4,6 +4,8 @@ import type { PinnedServer } from "../../core/lock.js";
 import { describeSource } from "../../core/server-source.js";
 import { SURFACE_KINDS } from "../../core/kinds.js";
 import { findingLine } from "./entry-text.js";
+import type { Finding } from "../../core/findings/finding.js";
+import type { RuleId } from "../../core/findings/rules.js";
 import { shellWord } from "./shell.js";
 import { displayName, sanitizeLine, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
@@ -102,13 +104,24 @@ function surfaceCounts(server: PinnedServer): string {
   return out;
 }
 
+/** The findings of a re-pin about the server's launch line (command, env, url...). */
+export function launchFindings(explained: ServerExplained | undefined): Finding[] {
+  return (explained?.findings ?? []).filter((f) => LAUNCH_RULES.has(f.rule));
+}
+
+const LAUNCH_RULES: ReadonlySet<RuleId> = new Set([
+  "server-source-changed",
+  "package-name-confusable",
+]);
+
 /**
  * What re-pinning changed, per server, from a comparison of the old pins with
  * the new: for a server that changed, verify's report of its tools and
  * surface (the same blocks, findings and groups, memberLines), so that what
  * is accepted reads as verify showed it; a drifted tool's changed fields as
  * `explained` confirms them (from both contracts), else unknown; and a line
- * for a pin whose scope changed (`scopes`). No colour.
+ * for a pin whose scope changed (`scopes`); a server whose launch line
+ * changed says so, with each changed part whole and marked. No colour.
  */
 export function renderChanges(
   findings: readonly ServerFinding[],
@@ -120,11 +133,20 @@ export function renderChanges(
     const changed = server.tools.filter((t) => t.status !== "unchanged");
     const parts = (server.surface ?? []).filter((p) => p.status !== "unchanged");
     const scope = scopes?.get(server.name);
+    const launch = launchFindings(explained?.get(server.name));
     if (changed.length === 0 && parts.length === 0 && scope === undefined) {
-      lines.push(`${displayName(server.name)}: unchanged (${server.tools.length} tools)`);
-      continue;
-    }
-    lines.push(`${displayName(server.name)}: updated`);
+      const tools = `(${server.tools.length} tools)`;
+      if (launch.length === 0) {
+        lines.push(`${displayName(server.name)}: unchanged ${tools}`);
+        continue;
+      }
+      lines.push(
+        `${displayName(server.name)}: launch line changed; its contract is unchanged ${tools}`,
+      );
+    } else
+      lines.push(
+        `${displayName(server.name)}: updated${launch.length === 0 ? "" : "; its launch line changed"}`,
+      );
     // What verify said about the server (its surface's findings), as verify says it.
     for (const finding of explained?.get(server.name)?.findings ?? [])
       lines.push(`  ${findingLine(finding, style(false))}`);

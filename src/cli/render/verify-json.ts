@@ -103,7 +103,7 @@ export function renderVerifyJson(
             findings: meta.configs.findings.map(({ file, finding }) => ({
               file,
               ...(finding.server === undefined ? {} : { server: finding.server }),
-              ...findingJson(finding, Infinity),
+              ...findingWithin(finding, Infinity),
             })),
           },
   };
@@ -111,10 +111,12 @@ export function renderVerifyJson(
 }
 
 /** A finding as the report carries it: long values left out (`before_omitted`/`after_omitted`). */
-export function findingJson(
-  finding: Finding,
-  maxChars = MAX_FINDING_VALUE_CHARS,
-): Record<string, JsonValue> {
+export function findingJson(finding: Finding): Record<string, JsonValue> {
+  return findingWithin(finding, MAX_FINDING_VALUE_CHARS);
+}
+
+/** A finding with values up to `maxChars` long (a launch line is carried whole: Infinity). */
+function findingWithin(finding: Finding, maxChars: number): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = { rule: finding.rule, severity: finding.severity };
   if (finding.pointer !== undefined) out["pointer"] = finding.pointer;
   for (const key of ["before", "after"] as const) {

@@ -31,10 +31,17 @@ export function diffWords(
   after: string,
   options: WordDiffOptions = {},
 ): TextChange[] {
+  return diffTokens(before.match(TOKEN) ?? [], after.match(TOKEN) ?? [], options);
+}
+
+/** The runs of a Myers diff of two token lists (tokens compared as strings). */
+function diffTokens(
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+  options: WordDiffOptions,
+): TextChange[] {
   const ids = new Map<string, number>();
-  const tokensA = before.match(TOKEN) ?? [];
-  const tokensB = after.match(TOKEN) ?? [];
-  const intern = (tokens: string[]) =>
+  const intern = (tokens: readonly string[]) =>
     Int32Array.from(tokens, (t) => {
       let id = ids.get(t);
       if (id === undefined) ids.set(t, (id = ids.size));
@@ -44,6 +51,124 @@ export function diffWords(
   const differ = new Differ(intern(tokensA), intern(tokensB), options.maxEdits ?? 1000, ops);
   differ.diff(0, tokensA.length, 0, tokensB.length);
   return toChanges(ops, tokensA, tokensB);
+}
+
+/**
+ * A character-level diff of two short texts (a command, a URL): the same
+ * Myers diff as {@link diffWords}, on code points, then each run of equal
+ * text shorter than the changes on both sides of it folded into them, so
+ * that two unrelated words read as one replacement (`[-acme-]{+evil+}`), not
+ * as their shared letters (`[-acm-]e{+vil+}`); and a text only added (or
+ * only removed) slid, where the text around it allows, to the place whose
+ * ends fall best between JSON's items (`,{+"--flag",+}"x"`, not
+ * `,"{+--flag","+}x"`). A code point is never split.
+ */
+export function diffChars(
+  before: string,
+  after: string,
+  options: WordDiffOptions = {},
+): TextChange[] {
+  return slideToBoundaries(
+    foldShortEqualities(diffTokens(Array.from(before), Array.from(after), options)),
+  );
+}
+
+/**
+ * Slides each run that is only added or only removed, between two equal
+ * runs, along the text they share to the place that scores best by
+ * {@link boundaryScore} at both its ends (the first of equal places): the
+ * lossless clean-up of diff-match-patch, scored for JSON.
+ */
+function slideToBoundaries(changes: TextChange[]): TextChange[] {
+  const runs = changes.map((c) => ({ ...c }));
+  for (let i = 1; i < runs.length - 1; i++) {
+    const [prev, edit, next] = [runs[i - 1]!, runs[i]!, runs[i + 1]!];
+    if (prev.kind !== "equal" || next.kind !== "equal" || edit.kind === "equal") continue;
+    let left = Array.from(prev.text);
+    let middle = Array.from(edit.text);
+    let right = Array.from(next.text);
+    // As far left as the text allows, then step right, keeping the best place.
+    while (left.length > 0 && left.at(-1) === middle.at(-1)) {
+      right.unshift(middle.pop()!);
+      middle.unshift(left.pop()!);
+    }
+    const score = (l: string[], m: string[], r: string[]) =>
+      boundaryScore(l.at(-1), m[0]) + boundaryScore(m.at(-1), r[0]);
+    let best = { left, middle, right, score: score(left, middle, right) };
+    while (right.length > 0 && middle[0] === right[0]) {
+      left = [...left, middle[0]!];
+      middle = [...middle.slice(1), right[0]!];
+      right = right.slice(1);
+      const now = score(left, middle, right);
+      if (now > best.score) best = { left, middle, right, score: now };
+    }
+    prev.text = best.left.join("");
+    edit.text = best.middle.join("");
+    next.text = best.right.join("");
+  }
+  return runs.filter((r) => r.text !== "");
+}
+
+/**
+ * How well a change's end falls between characters `a` and `b` (undefined:
+ * the text's edge): best at an edge, then between JSON's items (after `,`,
+ * `:` or an opening bracket, before a closing one), then beside that
+ * punctuation, then beside any other non-alphanumeric, worst inside a word.
+ */
+function boundaryScore(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return 6;
+  // Right after a separator or an opening bracket, or right before a closing one: between items.
+  if (/[,:[{]/u.test(a) || /[\]}]/u.test(b)) return 3;
+  if (/[,:[\]{}]/u.test(a) || /[,:[\]{}]/u.test(b)) return 2;
+  return /[\p{L}\p{N}]/u.test(a) && /[\p{L}\p{N}]/u.test(b) ? 0 : 1;
+}
+
+/**
+ * Folds each equal run that is no longer than the changed text on each side
+ * of it (removed plus added, in code points) into the changes around it,
+ * until none is left: the semantic clean-up of diff-match-patch, simplified.
+ */
+function foldShortEqualities(changes: TextChange[]): TextChange[] {
+  const size = (t: string) => Array.from(t).length;
+  let runs = changes;
+  for (;;) {
+    // Regions: an equal run, or a change (removed and added text).
+    const regions: { equal?: string; removed: string; added: string }[] = [];
+    for (const { kind, text } of runs) {
+      const last = regions.at(-1);
+      if (kind === "equal") regions.push({ equal: text, removed: "", added: "" });
+      else if (last !== undefined && last.equal === undefined) last[kind] += text;
+      else
+        regions.push({
+          removed: kind === "removed" ? text : "",
+          added: kind === "added" ? text : "",
+        });
+    }
+    let folded = false;
+    for (let i = 1; i < regions.length - 1; i++) {
+      const [prev, here, next] = [regions[i - 1]!, regions[i]!, regions[i + 1]!];
+      if (here.equal === undefined || prev.equal !== undefined || next.equal !== undefined)
+        continue;
+      const n = size(here.equal);
+      if (n > size(prev.removed) + size(prev.added) || n > size(next.removed) + size(next.added))
+        continue;
+      regions.splice(i - 1, 3, {
+        removed: prev.removed + here.equal + next.removed,
+        added: prev.added + here.equal + next.added,
+      });
+      folded = true;
+      break;
+    }
+    if (!folded) return runs;
+    runs = [];
+    for (const r of regions) {
+      if (r.equal !== undefined) runs.push({ kind: "equal", text: r.equal });
+      else {
+        if (r.removed !== "") runs.push({ kind: "removed", text: r.removed });
+        if (r.added !== "") runs.push({ kind: "added", text: r.added });
+      }
+    }
+  }
 }
 
 /**

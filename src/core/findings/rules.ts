@@ -199,6 +199,11 @@ export const RULES = {
     title: "How the server is reached changed",
     help: "Between the two locks `contractpin diff` compared, the server's command, environment, working directory, URL, headers or dump path changed: the pinned tools would now come from another program or place. A pull request can point a trusted name at a hostile server this way. Check the new source before merging.",
   },
+  "package-name-confusable": {
+    severity: "critical",
+    title: "The package a server runs only looks like the pinned one",
+    help: "The server's command now runs a package (npm, PyPI) or container image whose name differs from the pinned one only by characters a reader confuses: case, look-alike letters (a capital `I` for an `l`, a `0` for an `o`, a Cyrillic `а` for a Latin `a`) or added or dropped punctuation. It is another package, published by whoever registered that name: the way a typosquat enters a reviewed line. Both names are shown whole with the differing characters marked; run the pinned name unless you meant to change packages.",
+  },
   "server-unreachable": {
     severity: "high",
     title: "The server could not be read",

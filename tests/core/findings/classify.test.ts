@@ -12,6 +12,7 @@ import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { checkConfigs } from "../../../src/config/config-check.js";
 import type { Lock } from "../../../src/core/lock.js";
+import { runnerPackage } from "../../../src/config/package-runner.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
 
@@ -314,6 +315,7 @@ const CASES: Record<RuleId, Case> = {
         "files",
         { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
         { transport: "stdio", command: ["npx", "-y", "@evil/files@1.0.0"] },
+        runnerPackage,
       ),
     severity: "high",
     expect: {
@@ -322,6 +324,18 @@ const CASES: Record<RuleId, Case> = {
       after: ["npx", "-y", "@evil/files@1.0.0"],
     },
     only: ["server-source-changed"],
+  },
+  "package-name-confusable": {
+    run: () =>
+      sourceFindings(
+        "files",
+        { transport: "stdio", command: ["npx", "-y", "@acme/files@1.0.0"] },
+        { transport: "stdio", command: ["npx", "-y", "@acrne/files@1.0.0"] },
+        runnerPackage,
+      ),
+    severity: "critical",
+    expect: { pointer: "/command/2", before: "@acme/files", after: "@acrne/files" },
+    only: ["package-name-confusable", "server-source-changed"],
   },
   "server-unreachable": {
     run: () => [unreachableFinding("files", "timed out after 30 s")],
@@ -345,7 +359,8 @@ const CASES: Record<RuleId, Case> = {
       before: ["npx", "-y", "@modelcontextprotocol/server-memory@1.0.0"],
       after: ["npx", "-y", "@modelcontextprotocoI/server-memory@1.0.0"],
     },
-    only: ["config-launch-changed"],
+    // The typosquat in it is its own finding, first (launch-diff.ts).
+    only: ["package-name-confusable", "config-launch-changed"],
   },
   "config-guard-bypassed": {
     run: () =>
