@@ -43,7 +43,16 @@ contract snapshots beside the lock make possible. Any drift fails, in every
 format, unless --fail-on says otherwise. OAuth servers use the credential
 'contractpin login' stored. Under GitHub Actions, all output is enclosed in a
 ::stop-commands:: block, so that no server text becomes a workflow command.
+It also reads, offline, the project's client configs (those init finds in the
+current directory and those the lock covers, configs.files) and fails on a
+server they define that the lock does not pin (nor names in configs.unpinned),
+on a pinned server whose entry launches anything else (command, arguments, URL,
+cwd, env, headers; a wrapped entry is read as the server it wraps), on a
+guarded server that another entry reaches around the guard, and on a covered
+config that cannot be read. It checks what a client is asked to launch, not
+what a server's code does. --fail-on does not lower these.
 More: docs/reports.md (what it shows, formats), docs/ci.md (GitHub Action),
+docs/configs.md (the config set),
 docs/oauth.md (logins in CI), docs/findings.md (the rules).
 
 Options:
@@ -62,8 +71,10 @@ ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
-Exit codes: 0 every server matches; 1 a drift, or a server could not be read
-("could not check" never passes); 2 could not run (arguments, lock, no servers).
+Exit codes: 0 every server matches and the configs launch only what the lock
+pins; 1 a drift, a config finding, or a server or covered config could not be
+read ("could not check" never passes); 2 could not run (arguments, lock, no
+servers).
 
 Examples:
   contractpin verify
