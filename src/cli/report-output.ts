@@ -61,7 +61,7 @@ export async function writeReports(
       (main.data ?? "") + (main.text ?? "") + (main.commands ?? ""),
     );
     const lines = [
-      summaryLine(report.findings, style(io.color), reportSubject(report)),
+      summaryLine(report.findings, style(io.color), reportSubject(report), report.configs),
       `report written to ${request.output}`,
     ];
     if (report.accept !== undefined) lines.push(report.accept);
@@ -109,6 +109,7 @@ function renderMain(
             exitCode: report.exitCode,
             ...(report.written === true ? { written: true } : {}),
             ...(report.explained === undefined ? {} : { explained: report.explained }),
+            ...(report.configs === undefined ? {} : { configs: report.configs }),
             ...(report.old === undefined
               ? {}
               : { old: report.old, new: report.new ?? report.lockFile }),
@@ -120,7 +121,10 @@ function renderMain(
     case "github":
       return {
         text: textReport(report, false),
-        commands: renderAnnotations(located.items(), { file: located.path }),
+        commands: renderAnnotations(located.items(), {
+          file: located.path,
+          configPath: (file) => located.locate(file).path,
+        }),
       };
     case "markdown":
       return { text: renderMarkdown(report, located.items(), COMMENT_LIMIT) };
@@ -132,6 +136,7 @@ function textReport(report: DriftReport, color: boolean): string {
     verbose: report.verbose,
     ...(report.explained === undefined ? {} : { explained: report.explained }),
     ...(report.accept === undefined ? {} : { accept: report.accept }),
+    ...(report.configs === undefined ? {} : { configs: report.configs }),
     subject: reportSubject(report),
   });
 }
@@ -144,23 +149,30 @@ class Located {
   readonly uri: string;
   #items: ReportItem[] | undefined;
 
+  readonly #workspace: string | undefined;
+
   constructor(
     readonly report: DriftReport,
     env: Readonly<Record<string, string | undefined>>,
   ) {
-    const absolute = resolve(report.lockFile);
     const workspace = env["GITHUB_WORKSPACE"];
+    this.#workspace = workspace === "" ? undefined : workspace;
+    ({ path: this.path, uri: this.uri } = this.locate(report.lockFile));
+  }
+
+  /** A file's path relative to the repository (GITHUB_WORKSPACE, else the current directory) and its URI reference. */
+  locate(file: string): { path: string; uri: string } {
+    const absolute = resolve(file);
+    const workspace = this.#workspace;
     const base =
-      workspace !== undefined && workspace !== "" && inside(resolve(workspace), absolute)
+      workspace !== undefined && inside(resolve(workspace), absolute)
         ? resolve(workspace)
         : process.cwd();
     if (inside(base, absolute)) {
-      this.path = relative(base, absolute).split(sep).join("/");
-      this.uri = this.path.split("/").map(encodeURIComponent).join("/");
-    } else {
-      this.path = absolute;
-      this.uri = pathToFileURL(absolute).href;
+      const path = relative(base, absolute).split(sep).join("/");
+      return { path, uri: path.split("/").map(encodeURIComponent).join("/") };
     }
+    return { path: absolute, uri: pathToFileURL(absolute).href };
   }
 
   items(): ReportItem[] {
@@ -174,6 +186,7 @@ class Located {
       automationId: `contractpin/${this.path}/`,
       version: packageVersion(),
       exitCode: this.report.exitCode,
+      fileUri: (file) => this.locate(file).uri,
     });
   }
 

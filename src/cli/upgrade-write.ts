@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { keptConfigs } from "../core/lock-configs.js";
 import { dirname, resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
@@ -85,9 +86,14 @@ async function writeUpgrade(
 ): Promise<void> {
   const servers: Record<string, PinnedServer> = { ...lock.servers };
   for (const [name, { server }] of pinned) setMember(servers, name, server);
-  await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, lock, {
-    signal: w.io.signal,
-  });
+  await writeLock(
+    lockFile,
+    { generated_at: timestamp(new Date()), servers, ...keptConfigs(lock, servers) },
+    lock,
+    {
+      signal: w.io.signal,
+    },
+  );
   if (w.snapshot) {
     await recordSnapshots(lockFile, await readLock(lockFile), pinned, {
       create: true,

@@ -113,10 +113,10 @@ export async function importConfigs(
  * does it (src/config/wrap/plan.ts), with its check that the result parses
  * and holds every other entry as before. A file without the marker is as read.
  */
-async function unwrapped(
+export async function unwrapped(
   bytes: Uint8Array,
   file: string,
-  options: ImportConfigsOptions,
+  options: Pick<ImportConfigsOptions, "projectDir" | "home" | "required">,
 ): Promise<Uint8Array> {
   if (
     !Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(WRAPPED_ENTRY_VARIABLE)

@@ -120,7 +120,7 @@ export function selectConfigs(
 }
 
 /** The config files of a folder location, sorted by name; none when it is missing. */
-function folderConfigs(dir: string): string[] {
+export function folderConfigs(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -33,7 +33,17 @@ export function rebaseLock(base: Lock | undefined, ours: Lock, current: Lock | u
     .map((name) => [name, ours.servers[name]!] as const);
   // Object.fromEntries defines own properties, so a server named __proto__ survives.
   const servers: Record<string, PinnedServer> = Object.fromEntries([...keep, ...mine]);
-  return { lock: { generated_at: ours.generated_at, servers } };
+  // The configs member (SPEC.md 12) is one value: ours when this command changed it, else the current one.
+  const changedConfigs = canonicalize(base?.configs ?? null) !== canonicalize(ours.configs ?? null);
+  if (
+    changedConfigs &&
+    canonicalize(base?.configs ?? null) !== canonicalize(current?.configs ?? null)
+  )
+    return { conflict: "configs" };
+  const configs = changedConfigs ? ours.configs : current?.configs;
+  const lock: Lock = { generated_at: ours.generated_at, servers };
+  if (configs !== undefined) lock.configs = configs;
+  return { lock };
 }
 
 /** A server's canonical text, or "" when the lock has no server of that name. */

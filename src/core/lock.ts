@@ -4,6 +4,7 @@ import { CANONICALIZATION } from "./canonical-json.js";
 import { CONTRACT_FIELDS } from "./contract.js";
 import { serverDigest, type ServerDigests, type ToolDigests } from "./digest.js";
 import { getMember, pathKey, setMember, type JsonObject, type JsonValue } from "./json-value.js";
+import { validateConfigs, type LockConfigs } from "./lock-configs.js";
 import { corrupt, digestAt, fail, object, onlyKeys, validateItems } from "./lock-shape.js";
 import { validateSurface } from "./surface/lock-surface.js";
 import { surfaceServerDigest } from "./surface/surface.js";
@@ -15,8 +16,13 @@ import { TRANSPORTS, type ServerSource } from "./server-source.js";
 export const LOCK_VERSION = "1";
 /** The lock format of a lock where some server pins more than its tools (SPEC.md 10.4). */
 export const LOCK_VERSION_SURFACE = "2";
-/** The lock format of a lock where some server records its artifact (SPEC.md 11.1). */
+/**
+ * The lock format of a lock that records the client configs it covers
+ * (SPEC.md 12) or where some server records its artifact (SPEC.md 11.1).
+ */
 export const LOCK_VERSION_ARTIFACT = "3";
+/** The same format 3, named for the configs it may record. */
+export const LOCK_VERSION_CONFIGS = LOCK_VERSION_ARTIFACT;
 /** The only digest algorithm of every format. */
 export const ALGORITHM = "sha256";
 
@@ -34,6 +40,8 @@ export interface Lock {
   generated_at: string;
   /** Keyed by the adopter's server names; `__proto__` is an ordinary own key. */
   servers: Record<string, PinnedServer>;
+  /** The client configs the lock covers and the servers left unpinned (SPEC.md 12); format "3". */
+  configs?: LockConfigs;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -60,9 +68,12 @@ export function validateLock(value: JsonValue): Lock {
   for (const name of Object.keys(servers)) {
     setMember(out, name, validateServer(servers[name]!, pathKey("servers", name), version));
   }
-  // One lock, one spelling: "3" exactly when some server records its artifact,
-  // else "2" exactly when some server pins its surface.
-  const spelled = lockVersion(out);
+  const lock: Lock = { generated_at: getMember(root, "generated_at") as string, servers: out };
+  const configsValue = getMember(root, "configs");
+  if (configsValue !== undefined) lock.configs = validateConfigs(configsValue, Object.keys(out));
+  // One lock, one spelling: "3" exactly when it records configs or some server
+  // records its artifact, else "2" exactly when some server pins its surface.
+  const spelled = lockVersion(lock);
   if (version === LOCK_VERSION_SURFACE && spelled !== LOCK_VERSION_SURFACE) {
     corrupt(
       "contractpin",
@@ -72,10 +83,10 @@ export function validateLock(value: JsonValue): Lock {
   if (version === LOCK_VERSION_ARTIFACT && spelled !== LOCK_VERSION_ARTIFACT) {
     corrupt(
       "contractpin",
-      `is "3" but no server records its artifact (that lock is version "${spelled}")`,
+      `is "3" but the lock records no configs and no server records its artifact (that lock is version "${spelled}")`,
     );
   }
-  return { generated_at: getMember(root, "generated_at") as string, servers: out };
+  return lock;
 }
 
 /**
@@ -135,7 +146,8 @@ function validateHeader(root: JsonObject): string {
   if (typeof generatedAt !== "string" || !TIMESTAMP.test(generatedAt)) {
     corrupt("generated_at", "must be a UTC timestamp like 2026-08-14T09:31:07Z");
   }
-  onlyKeys(root, "", ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"]);
+  const rootKeys = ["contractpin", "algorithm", "canonicalization", "generated_at", "servers"];
+  onlyKeys(root, "", version === LOCK_VERSION_CONFIGS ? [...rootKeys, "configs"] : rootKeys);
   return version;
 }
 
@@ -265,9 +277,10 @@ export function renderLock(lock: Lock): string {
   return (
     escapeHiddenJson(
       prettyJson({
-        contractpin: lockVersion(lock.servers),
+        contractpin: lockVersion(lock),
         algorithm: ALGORITHM,
         canonicalization: CANONICALIZATION,
+        ...(lock.configs === undefined ? {} : { configs: lock.configs }),
         generated_at: lock.generated_at,
         servers: lock.servers,
       }),
@@ -278,10 +291,12 @@ export function renderLock(lock: Lock): string {
 /**
  * The format version a lock is written with: "1" while every server pins
  * only its tools (exactly a spec v1 lock), "2" once one pins its surface,
- * "3" once one records its artifact, so that an older reader refuses what it
- * cannot check.
+ * "3" once the lock records the configs it covers or one server records its
+ * artifact (SPEC.md 11), so that an older reader refuses what it cannot check.
  */
-export function lockVersion(servers: Readonly<Record<string, PinnedServer>>): string {
+export function lockVersion(lock: Pick<Lock, "servers" | "configs">): string {
+  if (lock.configs !== undefined) return LOCK_VERSION_CONFIGS;
+  const { servers } = lock;
   let version = LOCK_VERSION;
   for (const name in servers) {
     if (!Object.hasOwn(servers, name)) continue;

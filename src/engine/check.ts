@@ -1,4 +1,7 @@
 import { lstatSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
+import { checkConfigSet, type ConfigReport } from "../config/config-set.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import { getMember, isJsonObject } from "../core/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
@@ -14,6 +17,8 @@ export interface CheckRun {
   lockPath: string;
   snapshotPath: string;
   result: CheckResult;
+  /** The client configs checked against the lock (SPEC.md 12). */
+  configs: ConfigReport;
 }
 
 /**
@@ -28,10 +33,20 @@ export interface CheckRun {
  * One that is read but is not strict JSON, or not a snapshot file, is a
  * problem found (exit 1).
  */
-export async function runCheck(lockPath: string): Promise<CheckRun> {
+export async function runCheck(
+  lockPath: string,
+  options: { user?: boolean; home?: string } = {},
+): Promise<CheckRun> {
   const lock = await readLock(lockPath);
   const path = snapshotPath(lockPath);
-  return { lockPath, snapshotPath: path, result: checkLock(lock, readDocument(path)) };
+  const result = checkLock(lock, readDocument(path));
+  const configs = await checkConfigSet(lock, {
+    projectDir: process.cwd(),
+    lockDir: dirname(resolve(lockPath)),
+    home: options.home ?? homedir(),
+    user: options.user === true,
+  });
+  return { lockPath, snapshotPath: path, result, configs };
 }
 
 function readDocument(path: string): SnapshotDocument {

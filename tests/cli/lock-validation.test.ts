@@ -46,6 +46,65 @@ const corrupt: [string, (lock: LockDoc) => unknown, RegExp, string?][] = [
     (l) => void (l["extra"] = 1),
     /extra is not a key this lock format has/,
   ],
+  // The configs member (SPEC.md 12), only in format "3".
+  [
+    "configs in a version 1 lock",
+    (l) => void (l["configs"] = { files: [".mcp.json"], unpinned: [] }),
+    /configs is not a key this lock format has/,
+  ],
+  [
+    "a version 3 lock without configs",
+    (l) => void (l["contractpin"] = "3"),
+    /contractpin is "3" but the lock records no configs and no server records its artifact/,
+  ],
+  [
+    "configs with an absolute path",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: ["/etc/.mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[0\] must be a path relative to the lock's directory/,
+  ],
+  [
+    "configs with a backslash path",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".vscode\\mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[0\] must be a path relative/,
+  ],
+  [
+    "configs files out of order",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".mcp.json", ".cursor/mcp.json"], unpinned: [] };
+    },
+    /configs\.files\[1\] is out of order or repeated/,
+  ],
+  [
+    "a name both pinned and left unpinned",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [], unpinned: ["docs"] };
+    },
+    /configs\.unpinned\[0\] names a server the lock pins/,
+  ],
+  [
+    "an empty configs member",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [], unpinned: [] };
+    },
+    /configs is empty/,
+  ],
+  [
+    "an unknown key in configs",
+    (l) => {
+      l["contractpin"] = "3";
+      l["configs"] = { files: [".mcp.json"], unpinned: [], skip: [] };
+    },
+    /configs\.skip is not a key this lock format has/,
+  ],
   [
     "an unknown transport",
     (l) => void (l.servers.docs.transport = "ftp"),

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keptConfigs } from "../../src/core/lock-configs.js";
 import { rebaseLock } from "../../src/core/lock-rebase.js";
 import type { Lock, PinnedServer } from "../../src/core/lock.js";
 
@@ -81,5 +82,34 @@ describe("rebaseLock", () => {
     assert.ok("lock" in r);
     assert.ok(Object.hasOwn(r.lock.servers, "__proto__"));
     assert.deepEqual(Object.keys(r.lock.servers).sort(), ["__proto__", "b"]);
+  });
+});
+
+describe("rebaseLock and keptConfigs: the configs member (SPEC.md 11)", () => {
+  const configs = (files: string[], unpinned: string[] = []) => ({ files, unpinned });
+
+  it("a command that did not touch configs keeps the current ones; one that did writes its own", () => {
+    const base = { ...lock({ a: 1 }), configs: configs([".mcp.json"]) };
+    const current = { ...lock({ a: 1 }), configs: configs([".cursor/mcp.json", ".mcp.json"]) };
+    // add b: configs as it read them (keptConfigs), another command changed them meanwhile.
+    const ours = { ...lock({ a: 1, b: 1 }), configs: configs([".mcp.json"]) };
+    const kept = rebaseLock(base, ours, current);
+    assert.ok("lock" in kept);
+    assert.deepEqual(kept.lock.configs, current.configs);
+    const mine = { ...lock({ a: 1 }), configs: configs([".mcp.json"], ["slack"]) };
+    const written = rebaseLock(base, mine, base);
+    assert.ok("lock" in written);
+    assert.deepEqual(written.lock.configs, mine.configs);
+    // Both changed them: a conflict, nothing written.
+    assert.deepEqual(rebaseLock(base, mine, current), { conflict: "configs" });
+  });
+
+  it("keptConfigs keeps the files and drops a name the command now pins", () => {
+    const previous = { configs: configs([".mcp.json"], ["a", "slack"]) };
+    assert.deepEqual(keptConfigs(previous, { a: 1 }), {
+      configs: configs([".mcp.json"], ["slack"]),
+    });
+    assert.deepEqual(keptConfigs({ configs: configs([], ["a"]) }, { a: 1 }), {});
+    assert.deepEqual(keptConfigs(undefined, {}), {});
   });
 });

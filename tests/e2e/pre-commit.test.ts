@@ -130,8 +130,18 @@ describe("the hook manifest", () => {
       ],
     );
     const files = new RegExp(hooks[0]!["files"] as string);
-    for (const f of ["contractpin.lock", "a/contractpin.contracts.json"]) assert.match(f, files);
-    for (const f of ["contractpin.lock.bak", "xcontractpin.lock", "README.md"])
+    // The lock, its snapshots and the client configs check reads (SPEC.md 12).
+    for (const f of [
+      "contractpin.lock",
+      "a/contractpin.contracts.json",
+      ".mcp.json",
+      ".cursor/mcp.json",
+      ".vscode/mcp.json",
+      ".gemini/settings.json",
+      ".continue/mcpServers/x.yaml",
+    ])
+      assert.match(f, files);
+    for (const f of ["contractpin.lock.bak", "xcontractpin.lock", "README.md", "x.mcp.json"])
       assert.doesNotMatch(f, files);
   });
 });

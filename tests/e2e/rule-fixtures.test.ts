@@ -2,14 +2,17 @@
 // built CLI: `contractpin diff before.json after.json` (two locks for
 // server-source-changed, `verify` of a server that cannot start for
 // server-unreachable, `audit --fail-on medium` of a server run through a
-// package runner without an exact version for package-runner-unpinned), asserting exit 1, the finding's line in the text report
+// package runner without an exact version for package-runner-unpinned, `verify` beside a client
+// config for the config rules), asserting exit 1, the finding's line in the text report
 // exactly as written by hand in tests/fixtures/drift/rules.json, and the
 // finding's rule id, severity, pointer and values in --json.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { RULES, type RuleId } from "../../src/core/findings/rules.js";
+import { mkdirSync } from "node:fs";
 import { runCli, type CliResult } from "../helpers/cli.js";
+import { SERVERS } from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
 
 /** What the report should show for a rule: its text line, and its finding minus rule and severity. */
@@ -44,6 +47,12 @@ interface Fixture extends Expected {
    * `--format github`, `finding` its SARIF result's properties.
    */
   no_snapshot?: boolean;
+  /**
+   * A config rule (SPEC.md 11): the `.mcp.json` beside a lock that pins docs
+   * as the fake stdio server (`__NODE__`, `__FAKE__`), or "directory" for a
+   * folder of that name.
+   */
+  config?: unknown;
 }
 
 const FIXTURES: Record<string, Fixture> = JSON.parse(
@@ -58,6 +67,7 @@ interface JsonFinding {
 interface Report {
   exit_code: number;
   servers: { findings?: JsonFinding[]; tools: { findings?: JsonFinding[] }[] }[];
+  configs?: { findings: JsonFinding[] };
 }
 
 interface Run {
@@ -78,6 +88,14 @@ function withSource(ws: Workspace, source: Record<string, unknown>): string {
 }
 
 /** Runs the fixture's CLI command, as text and as --json. */
+/** `text` with the placeholders of a config fixture replaced. */
+function placed<T>(value: T): T {
+  const text = JSON.stringify(value)
+    .replaceAll("__NODE__", process.execPath)
+    .replaceAll("__FAKE__", SERVERS.fakeStdio);
+  return JSON.parse(text) as T;
+}
+
 function run(fixture: Fixture): Run {
   const ws = new Workspace();
   let args: string[];
@@ -100,7 +118,15 @@ function run(fixture: Fixture): Run {
     }));
     return { text, json, findings };
   }
-  if (fixture.before !== undefined) {
+  if (fixture.config !== undefined) {
+    const add = runCli(["add", "docs", "--", process.execPath, SERVERS.fakeStdio, "ok"], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    if (fixture.config === "directory") mkdirSync(ws.path(".mcp.json"));
+    else ws.write(".mcp.json", JSON.stringify(placed(fixture.config)));
+    args = ["verify"];
+  } else if (fixture.before !== undefined) {
     ws.write("before.json", JSON.stringify(fixture.before));
     ws.write("after.json", JSON.stringify(fixture.after));
     args = ["diff", "before.json", "after.json"];
@@ -128,11 +154,14 @@ function run(fixture: Fixture): Run {
   const json = runCli([...args, "--json"], { cwd: ws.dir });
   const report = JSON.parse(json.stdout) as Report;
   assert.equal(report.exit_code, 1);
-  const findings = report.servers.flatMap((s) => [
-    ...(s.findings ?? []),
-    // audit's servers count their tools; its findings are the server's.
-    ...(Array.isArray(s.tools) ? s.tools.flatMap((t) => t.findings ?? []) : []),
-  ]);
+  const findings = [
+    ...report.servers.flatMap((s) => [
+      ...(s.findings ?? []),
+      // audit's servers count their tools; its findings are the server's.
+      ...(Array.isArray(s.tools) ? s.tools.flatMap((t) => t.findings ?? []) : []),
+    ]),
+    ...(report.configs?.findings ?? []),
+  ];
   return { text, json, findings };
 }
 
@@ -148,13 +177,14 @@ function runOf(rule: string): Run {
 }
 
 function assertShows(rule: string, r: Run, severity: string, expected: Expected): void {
+  const line = placed(expected.line);
   assert.ok(
-    r.text.stdout.split("\n").includes(expected.line),
-    `expected the line\n${expected.line}\nin\n${r.text.stdout}`,
+    r.text.stdout.split("\n").includes(line),
+    `expected the line\n${line}\nin\n${r.text.stdout}`,
   );
   const found = r.findings.filter((f) => f.rule === rule);
   assert.equal(found.length, 1, JSON.stringify(r.findings));
-  assert.deepEqual(found[0], { rule, severity, ...expected.finding });
+  assert.deepEqual(found[0], { rule, severity, ...placed(expected.finding) });
 }
 
 describe("rule fixtures: one pair per rule id, through the CLI", () => {
@@ -177,7 +207,7 @@ describe("rule fixtures: one pair per rule id, through the CLI", () => {
           /^contractpin: warning: contractpin\.lock: no contract snapshots at contractpin\.contracts\.json; the changed fields are unknown/,
         );
         assert.equal(r.text.stderr.split("\n").length, 2, r.text.stderr);
-      } else if (fixture.source === undefined) {
+      } else if (fixture.source === undefined && fixture.config === undefined) {
         // diff and audit read no server: nothing to say on stderr.
         assert.equal(r.text.stderr, "");
         assert.equal(r.json.stderr, "");

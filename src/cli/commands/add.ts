@@ -1,4 +1,5 @@
 import { relative, resolve, sep } from "node:path";
+import { keptConfigs } from "../../core/lock-configs.js";
 import { parseArgs } from "node:util";
 import { ContractpinError } from "../../core/errors.js";
 import { checkUrl, parseEnv, parseHeaders } from "../server-options.js";
@@ -183,7 +184,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     ...digests,
     ...(artifact === undefined ? {} : { artifact }),
   });
-  const lock: Lock = { generated_at: timestamp(new Date()), servers };
+  const lock: Lock = {
+    generated_at: timestamp(new Date()),
+    servers,
+    ...keptConfigs(previous, servers),
+  };
   await writeLock(lockFile, lock, previous, { signal: io.signal });
   let snapshotWritten = false;
   if (values["no-snapshot"] !== true) {

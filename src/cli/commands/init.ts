@@ -1,5 +1,7 @@
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { GUARD_SKIP } from "../../config/import-config.js";
+import { sortedUnique, type LockConfigs } from "../../core/lock-configs.js";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
 import { artifactNote } from "../../core/artifact.js";
@@ -51,7 +53,8 @@ import {
 } from "../render/pin-text.js";
 import { displayName, sanitizeLine } from "../render/style.js";
 
-export const help = `Usage: contractpin init [--from PATH]... [--user] [--force] [options]
+export const help = `Usage: contractpin init [--from PATH]... [--user] [--unpinned NAME]... [--force]
+                        [options]
 
 Pins servers into a fresh lock. Where the servers come from:
   --from PATH          every server of these MCP client config files (format
@@ -77,6 +80,13 @@ the lock's directory, so the lock works in every clone. A literal secret in a
 config is never written: the lock refers to an environment variable instead (a
 warning names it), or the server is skipped with the reason.
 
+The lock records the configs it read that lie in or under its directory
+(configs.files) and the servers of those configs it leaves unpinned: those
+named with --unpinned and those skipped (configs.unpinned). verify and check
+then read the same configs on every clone and fail on any other server in
+them, and on a pinned server whose entry launches something else (see
+docs/configs.md). --unpinned is not remembered: give it again with --force.
+
 An existing lock is never overwritten without --force (exit 2). With --force,
 every server is re-read and pinned afresh: this is how a legitimate change
 (a new tool, a changed description) is accepted; what it accepted is printed
@@ -89,6 +99,8 @@ nothing is written (exit 1).
 Options:
   --from PATH          import this config file (repeatable)
   --user               also discover the user-level configs
+  --unpinned NAME      leave the configs' server NAME unpinned on purpose, and
+                       record it so that verify stays quiet about it (repeatable)
   --force              overwrite an existing lock
 ${REPEAT_HELP}
 ${SURFACE_HELP}
@@ -127,6 +139,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       force: { type: "boolean" },
       from: { type: "string", multiple: true },
       user: { type: "boolean" },
+      unpinned: { type: "string", multiple: true },
       json: { type: "boolean" },
     },
     0,
@@ -146,7 +159,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   checkConfigOptions("init", values);
   checkPinTargets(lockFile, values["no-snapshot"] !== true);
 
-  const { imported, searched } = await importFromConfigs(
+  const { imported, searched, userConfigs } = await importFromConfigs(
     values.from,
     values.user === true,
     dirname(resolve(lockFile)),
@@ -154,17 +167,25 @@ export async function run(args: string[], io: Io): Promise<number> {
   let requests: PinRequest[];
   // The configs' servers the import skipped (disabled, an \${input:ID} without a value, ...).
   const skipped = imported.skipped.map((s) => s.name);
+  // Left unpinned on purpose (--unpinned) or skipped: recorded, so that verify stays quiet about them.
+  const leave = new Set(values.unpinned ?? []);
+  const unpinned = [
+    ...leave,
+    ...imported.skipped.filter((s) => s.reason !== GUARD_SKIP).map((s) => s.name),
+  ];
   if (imported.files.length > 0 || values.from !== undefined) {
     await reportImport(imported, io);
-    requests = imported.servers.map((s) => ({
-      name: s.name,
-      source: s.source,
-      extraEnv: s.secretValues,
-    }));
+    requests = imported.servers
+      .filter((s) => !leave.has(s.name))
+      .map((s) => ({
+        name: s.name,
+        source: s.source,
+        extraEnv: s.secretValues,
+      }));
     // Servers pinned with 'add' that no config names are kept, never dropped silently.
     const fromConfigs = new Set(requests.map((r) => r.name));
     const kept = Object.keys(previous?.servers ?? {})
-      .filter((name) => !fromConfigs.has(name))
+      .filter((name) => !fromConfigs.has(name) && !leave.has(name))
       .sort();
     for (const name of kept) {
       await io.err(`contractpin: keeping ${displayName(name)}: in the lock, in no config\n`);
@@ -222,6 +243,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const repinned = requests.map((r) => r.name).filter((name) => Object.hasOwn(before, name));
   const changes = await repinChanges(lockFile, before, repinned.sort(), pinned);
   const lock: Lock = { generated_at: timestamp(new Date()), servers };
+  // A server not read for want of a variable is not pinned: left unpinned until someone who has it pins it.
+  for (const { name, kept } of notRead) if (!kept) unpinned.push(name);
+  const covered = imported.files.filter((f) => !userConfigs.has(resolve(f)));
+  const configs = coveredConfigs(covered, dirname(resolve(lockFile)), unpinned, servers);
+  if (configs !== undefined) lock.configs = configs;
   const written = await writeLock(lockFile, lock, previous, {
     signal: io.signal,
     // Without --force, a lock another command created meanwhile is not touched.
@@ -283,8 +309,36 @@ export async function run(args: string[], io: Io): Promise<number> {
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
     await io.out(renderWritten({ path: lockFile, written }, snapshots));
     await io.out(renderNotPinned(notRead, skipped));
+    if (lock.configs !== undefined && lock.configs.unpinned.length > 0) {
+      await io.out(
+        `left unpinned on purpose (configs.unpinned; verify does not fail on them): ${lock.configs.unpinned.map((n) => displayName(n)).join(", ")}\n`,
+      );
+    }
   }
   return EXIT.OK;
+}
+
+/**
+ * The lock's `configs` member (SPEC.md 12): the project configs read that
+ * lie in or under the lock's directory (never a user-level one), as
+ * paths relative to it, and the names left unpinned that the lock does not
+ * pin. Undefined when both are empty.
+ */
+function coveredConfigs(
+  files: readonly string[],
+  lockDir: string,
+  unpinned: readonly string[],
+  servers: Readonly<Record<string, unknown>>,
+): LockConfigs | undefined {
+  const covered = files.flatMap((file) => {
+    const rel = relative(lockDir, resolve(file));
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? [] : [rel.split(sep).join("/")];
+  });
+  const configs = {
+    files: sortedUnique(covered),
+    unpinned: sortedUnique(unpinned.filter((name) => !Object.hasOwn(servers, name))),
+  };
+  return configs.files.length === 0 && configs.unpinned.length === 0 ? undefined : configs;
 }
 
 /** The servers of the configs named by --from, or of the discovered ones, and the files searched. */
@@ -292,9 +346,10 @@ async function importFromConfigs(
   from: string[] | undefined,
   user: boolean,
   lockDir: string,
-): Promise<{ imported: ImportedConfigs; searched: string[] }> {
+): Promise<{ imported: ImportedConfigs; searched: string[]; userConfigs: Set<string> }> {
   // Loaded here, not at start-up: only init reads client configs (and TOML).
-  const { importConfigs, selectConfigs } = await import("../../config/discover.js");
+  const { configLocations, importConfigs, selectConfigs } =
+    await import("../../config/discover.js");
   const projectDir = process.cwd();
   const home = homedir();
   const { paths, required, searched } = selectConfigs(from, user, { projectDir, home });
@@ -307,6 +362,12 @@ async function importFromConfigs(
       env: process.env,
     }),
     searched,
+    // A user-level config is this machine's, not the project's: the lock never covers it.
+    userConfigs: new Set(
+      configLocations({ projectDir, home, platform: process.platform, env: process.env })
+        .filter((l) => l.scope === "user")
+        .map((l) => resolve(l.path)),
+    ),
   };
 }
 

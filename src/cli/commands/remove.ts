@@ -1,4 +1,5 @@
 import { timestamp } from "../../core/lock.js";
+import { keptConfigs } from "../../core/lock-configs.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";
@@ -36,9 +37,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   knownServers([name], previous.servers, lockFile);
   checkPinTargets(lockFile, true);
   const servers = Object.fromEntries(Object.entries(previous.servers).filter(([n]) => n !== name));
-  await writeLock(lockFile, { generated_at: timestamp(new Date()), servers }, previous, {
-    signal: io.signal,
-  });
+  await writeLock(
+    lockFile,
+    { generated_at: timestamp(new Date()), servers, ...keptConfigs(previous, servers) },
+    previous,
+    {
+      signal: io.signal,
+    },
+  );
   await recordSnapshots(lockFile, await readLock(lockFile), new Map(), {
     create: false,
     removed: [name],

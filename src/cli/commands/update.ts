@@ -1,4 +1,5 @@
 import { setMember } from "../../core/json-value.js";
+import { keptConfigs } from "../../core/lock-configs.js";
 import { timestamp, type PinnedServer } from "../../core/lock.js";
 import { artifactNote } from "../../core/artifact.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
@@ -125,7 +126,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const written = await writeLock(
     lockFile,
-    { generated_at: timestamp(new Date()), servers },
+    { generated_at: timestamp(new Date()), servers, ...keptConfigs(previous, servers) },
     previous,
     { signal: io.signal },
   );

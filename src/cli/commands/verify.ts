@@ -3,7 +3,9 @@ import { verdict } from "../../core/verdict.js";
 import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { checkConfigSet } from "../../config/config-set.js";
 import type { Lock } from "../../core/lock.js";
 import { verifyServer } from "../../engine/verify.js";
 import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
@@ -46,7 +48,17 @@ update) has its registry asked first, as outdated asks it: other contents for
 the pinned version fail at critical (artifact-changed) and the server is not
 started; a registry that cannot be asked is exit 1 (artifact-unchecked). An
 image is then run by the recorded digest.
+
+It also reads, offline, the project's client configs (those init finds in the
+current directory and those the lock covers, configs.files) and fails on a
+server they define that the lock does not pin (nor names in configs.unpinned),
+on a pinned server whose entry launches anything else (command, arguments, URL,
+cwd, env, headers; a wrapped entry is read as the server it wraps), on a
+guarded server that another entry reaches around the guard, and on a covered
+config that cannot be read. It checks what a client is asked to launch, not
+what a server's code does. --fail-on does not lower these.
 More: docs/reports.md (what it shows, formats), docs/ci.md (GitHub Action),
+docs/configs.md (the config set),
 docs/oauth.md (logins in CI), docs/findings.md (the rules).
 
 Options:
@@ -65,9 +77,11 @@ ${LOCK_HELP}
 ${READ_HELP}
   --help               show this help
 
-Exit codes: 0 every server matches; 1 a drift, a server could not be read, or
-its registry serves other contents or could not be asked ("could not check"
-never passes); 2 could not run (arguments, lock, no servers).
+Exit codes: 0 every server matches and the configs launch only what the lock
+pins; 1 a drift, a config finding, a server or covered config could not be
+read, or a server's registry serves other contents or could not be asked
+("could not check" never passes); 2 could not run (arguments, lock, no
+servers).
 
 Examples:
   contractpin verify
@@ -109,6 +123,13 @@ export async function run(args: string[], io: Io): Promise<number> {
       `${lockFile} pins no servers, so there is nothing to verify; pin one with 'contractpin add' or 'contractpin init', or pass --allow-empty`,
     );
   }
+  // The client configs, offline, before any server is started (SPEC.md 12).
+  const configs = await checkConfigSet(lock, {
+    projectDir: process.cwd(),
+    lockDir: ctx.lockDir,
+    home: homedir(),
+    user: false,
+  });
   const allowNew = values["allow-new"] === true;
   const failOnSeverity = failOn(values["fail-on"], "verify");
   const allowEnv = allowedVariables(values["allow-env"], ctx.env["CONTRACTPIN_ALLOW_ENV"]);
@@ -158,10 +179,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       ).explainDrift(lockFile, lock.servers, verified, ctx.warn)
     : undefined;
   // --fail-on: a drift whose findings are all below the threshold is reported, not failed.
-  const exitCode =
+  const serversCode =
     failOnSeverity === undefined
       ? strict
       : verdict(findings, explained, { allowNew, failOn: failOnSeverity });
+  // A config finding fails the run whatever --fail-on says, as an unreadable server does.
+  const exitCode = configs.findings.length > 0 ? Math.max(serversCode, 1) : serversCode;
   const passed = strict === 1 && exitCode === 0;
   await writeReports(
     {
@@ -171,6 +194,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowNew,
       verbose: values.verbose === true,
       ...(explained === undefined ? {} : { explained }),
+      configs,
       ...acceptCommand(findings, values.lock),
     },
     reports,

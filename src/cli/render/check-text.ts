@@ -4,7 +4,8 @@ import { SURFACE_KINDS } from "../../core/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { CheckRun } from "../../engine/check.js";
 import { lockWords, shellWord } from "./shell.js";
-import { displayName, sanitizeLine } from "./style.js";
+import { displayName, sanitizeLine, style } from "./style.js";
+import { configFindingLine } from "./config-text.js";
 
 /**
  * The report of `contractpin check`: one line per problem, each starting with
@@ -17,14 +18,25 @@ export function renderCheck(run: CheckRun, lockOption?: string): string {
   const lock = sanitizeLine(run.lockPath);
   const snapshots = sanitizeLine(run.snapshotPath);
   const counts = `${plural(result.servers, "server")}, ${plural(result.tools, "pinned tool")}`;
-  if (result.problems.length === 0) {
+  const configs = run.configs.findings;
+  const files = plural(run.configs.files.length, "client config");
+  if (result.problems.length === 0 && configs.length === 0) {
     const agrees = result.snapshot ? `; ${snapshots} agrees with it` : "";
-    return `OK: ${lock} (${counts})${agrees}; no credential found\n`;
+    const matching =
+      run.configs.files.length > 0
+        ? `; ${files} ${run.configs.files.length === 1 ? "launches" : "launch"} only what it pins`
+        : "";
+    return `OK: ${lock} (${counts})${agrees}; no credential found${matching}\n`;
   }
   const lines = result.problems.map(
     (p) => `${p.kind.startsWith("lock-") ? lock : snapshots}: ${describe(p)}`,
   );
-  lines.push(`FAIL: ${plural(result.problems.length, "problem")} (${lock}: ${counts})`);
+  for (const found of configs) lines.push(configFindingLine(found, style(false)));
+  const problems = [
+    ...(result.problems.length > 0 ? [plural(result.problems.length, "problem")] : []),
+    ...(configs.length > 0 ? [`${plural(configs.length, "config finding")} in ${files}`] : []),
+  ];
+  lines.push(`FAIL: ${problems.join(", ")} (${lock}: ${counts})`);
   const repin = result.problems.filter((p) => !CREDENTIAL.has(p.kind));
   if (repin.length > 0) {
     // Pinning rewrites a server's entries, and drops the entries of servers not

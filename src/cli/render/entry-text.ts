@@ -62,6 +62,7 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
     line += `: changed: ${unknownFieldsText(claimed)}`;
   } else if (
     finding.rule === "server-source-changed" ||
+    finding.rule === "config-launch-changed" ||
     finding.rule === "package-name-confusable"
   ) {
     // A launch line is never cut: a look-alike character in the middle is the change.

@@ -25,6 +25,8 @@ export const ANNOTATION_NAMES = 50;
 export interface AnnotationOptions {
   /** The lock's path relative to the repository root, for `file=`. */
   file: string;
+  /** A config file's path relative to the repository root, for a config finding's `file=` (default: as named). */
+  configPath?: (file: string) => string;
 }
 
 /**
@@ -56,7 +58,7 @@ export function renderAnnotations(
     const tools = group.items.length === 1 ? "" : ` (${group.items.length} tools)`;
     const title = `contractpin ${item.finding.severity}: ${item.finding.rule}${tools}`;
     const props = [
-      `file=${escapeProperty(options.file)}`,
+      `file=${escapeProperty(item.file === undefined ? options.file : (options.configPath?.(item.file) ?? item.file))}`,
       `line=${item.line}`,
       `title=${escapeProperty(title)}`,
     ];

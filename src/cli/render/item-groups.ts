@@ -2,9 +2,10 @@ import { canonicalize } from "../../core/canonical-json.js";
 import { ruleOf } from "../../core/findings/rules.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";
+import { configDetail } from "./config-text.js";
 import { findingLine } from "./entry-text.js";
 import type { ReportItem } from "./report-model.js";
-import { displayName, style } from "./style.js";
+import { displayName, sanitizeLine, style } from "./style.js";
 
 /**
  * Findings that say the same thing about several tools of one server: the
@@ -26,7 +27,7 @@ export function groupItems(items: readonly ReportItem[]): ItemGroup[] {
   const groups: ItemGroup[] = [];
   const byKey = new Map<string, ItemGroup>();
   for (const item of items) {
-    if (item.tool === undefined) {
+    if (item.tool === undefined || item.file !== undefined) {
       groups.push({ items: [item] });
       continue;
     }
@@ -57,6 +58,10 @@ export function groupItems(items: readonly ReportItem[]): ItemGroup[] {
  */
 export function groupPlace(group: ItemGroup, maxNames = Infinity): string {
   const [first] = group.items;
+  if (first!.file !== undefined) {
+    const file = `config ${sanitizeLine(first!.file)}`;
+    return first!.server === "" ? file : `${file}, server ${displayName(first!.server)}`;
+  }
   const server = `server ${displayName(first!.server)}`;
   if (first!.tool === undefined) return server;
   if (group.items.length === 1) return `${server}, tool ${displayName(first!.tool)}`;
@@ -78,7 +83,9 @@ export function groupMessage(group: ItemGroup, maxNames = Infinity): string {
   const { finding } = item;
   const rule = ruleOf(finding.rule);
   let detail: string;
-  if (finding.rule === "server-unreachable" || finding.rule === "artifact-unchecked") {
+  if (item.file !== undefined) {
+    detail = configDetail({ file: item.file, finding });
+  } else if (finding.rule === "server-unreachable" || finding.rule === "artifact-unchecked") {
     detail = typeof finding.after === "string" ? visibleText(finding.after) : "no reason given";
   } else if (finding.rule === "tool-drifted") {
     // Its fields are those the field digests claim: no snapshot confirms them.

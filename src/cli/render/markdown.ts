@@ -57,7 +57,7 @@ export function renderMarkdown(
   const parts: string[] = [];
   const ok = report.exitCode === 0;
   parts.push(
-    `## contractpin: ${verdict(report, ok)}\n\n${summaryLine(report.findings, plain, reportSubject(report))} (${report.old === undefined ? "lock" : `${codeSpan(visibleText(report.old))} against`} ${codeSpan(visibleText(report.lockFile))})\n\n` +
+    `## contractpin: ${verdict(report, ok)}\n\n${summaryLine(report.findings, plain, reportSubject(report), report.configs)} (${report.old === undefined ? "lock" : `${codeSpan(visibleText(report.old))} against`} ${codeSpan(visibleText(report.lockFile))})\n\n` +
       "| Server | Status | Pinned tools | Drifted | Added | Removed |\n|---|---|---:|---:|---:|---:|\n",
   );
   for (const server of report.findings) {
@@ -84,8 +84,12 @@ export function renderMarkdown(
     for (const group of groupItems(items)) {
       const { finding } = group.items[0]!;
       const where = [...new Set(group.items.map((i) => i.line))];
+      const place =
+        group.items[0]!.file === undefined
+          ? `lock line${where.length === 1 ? "" : "s"} ${where.join(", ")}`
+          : "client config";
       parts.push(
-        `- **${finding.severity}** ${codeSpan(finding.rule)} (lock line${where.length === 1 ? "" : "s"} ${where.join(", ")}): ${codeSpan(groupMessage(group))}\n`,
+        `- **${finding.severity}** ${codeSpan(finding.rule)} (${place}): ${codeSpan(groupMessage(group))}\n`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import type { ConfigReport } from "../../config/config-set.js";
 import type { ServerFinding } from "../../core/compare.js";
 import type { Digest } from "../../core/digest.js";
 import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
@@ -39,6 +40,8 @@ export interface DriftReport {
    * accepted).
    */
   written?: boolean;
+  /** For `verify`: the client configs checked against the lock and what was found (SPEC.md 12). */
+  configs?: ConfigReport;
   /** For `diff`: the two sides (`lockFile` is whichever is a lock, NEW first); the verdict reads SAME or DIFFER. */
   old?: string;
   new?: string;
@@ -57,8 +60,11 @@ export interface VersionBump {
 export interface ReportItem {
   /** The classified finding (`server` and `tool` set). */
   finding: Finding;
+  /** The server's name ("" for a config that could not be read). */
   server: string;
   tool?: string;
+  /** For a config finding: the config file (as the report names it); `line` is then its line 1. */
+  file?: string;
   /** False for the findings of a tool that --allow-new allowed, and for those `upgrade --write` accepted. */
   failing: boolean;
   /** True for the findings of a change that `upgrade --write` took into the lock. */
@@ -134,6 +140,10 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
         items.push(item);
       }
     }
+  }
+  // The config set's findings always fail the run (SPEC.md 12).
+  for (const { file, finding } of report.configs?.findings ?? []) {
+    items.push({ finding, server: finding.server ?? "", file, failing: true, line: 1 });
   }
   // What upgrade --write took is accepted: it no longer fails the run.
   if (report.written === true) {

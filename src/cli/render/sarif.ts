@@ -31,6 +31,8 @@ export interface SarifOptions {
   version: string;
   /** The run's exit code, for the invocation. */
   exitCode: number;
+  /** A config file's URI reference, for a config finding (as `lockUri`); default: the file as named. */
+  fileUri?: (file: string) => string;
 }
 
 /**
@@ -69,7 +71,12 @@ export function renderSarif(items: readonly ReportItem[], options: SarifOptions)
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: options.lockUri },
+                artifactLocation: {
+                  uri:
+                    item.file === undefined
+                      ? options.lockUri
+                      : (options.fileUri?.(item.file) ?? item.file),
+                },
                 region: { startLine: item.line },
               },
               logicalLocations: [logicalLocation(item)],
@@ -79,6 +86,7 @@ export function renderSarif(items: readonly ReportItem[], options: SarifOptions)
           properties: {
             severity: item.finding.severity,
             server: item.server,
+            ...(item.file === undefined ? {} : { file: item.file }),
             ...(item.tool === undefined ? {} : { tool: item.tool }),
             ...(item.finding.pointer === undefined ? {} : { pointer: item.finding.pointer }),
             failing: item.failing,
@@ -116,6 +124,7 @@ function ruleDescriptor(rule: Rule): Record<string, unknown> {
 }
 
 function logicalLocation(item: ReportItem): Record<string, string> {
+  if (item.file !== undefined) return { name: item.server || item.file, kind: "module" };
   return item.tool === undefined
     ? { name: item.server, kind: "module" }
     : { name: item.tool, fullyQualifiedName: `${item.server}/${item.tool}`, kind: "function" };
@@ -131,6 +140,7 @@ export function fingerprint(item: ReportItem): string {
   const parts = [
     item.finding.rule,
     item.server,
+    ...(item.file === undefined ? [] : [item.file]),
     item.tool ?? null,
     item.finding.pointer ?? null,
     item.pinned ?? null,

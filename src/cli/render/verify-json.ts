@@ -5,6 +5,7 @@ import type { JsonValue } from "../../core/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
+import type { ConfigReport } from "../../config/config-set.js";
 
 /** The identifier of the --json report's schema (documented in docs/reports.md). */
 export const REPORT_FORMAT = "contractpin-verify/1";
@@ -32,6 +33,8 @@ export function renderVerifyJson(
     /** For `diff`: the two sides (`lockPath` is the one that is a lock, NEW first). */
     old?: string;
     new?: string;
+    /** For `verify`: the client configs checked (SPEC.md 12); a new member only. */
+    configs?: ConfigReport;
   },
 ): string {
   const report = {
@@ -81,6 +84,7 @@ export function renderVerifyJson(
           };
         }),
         // SPEC.md 10.6: a server that pins its surface; a new member only.
+        // (configs, SPEC.md 12, follow the servers.)
         surface: server.surface?.map((f) => ({
           part: f.part,
           key: f.key,
@@ -91,18 +95,34 @@ export function renderVerifyJson(
         })),
       };
     }),
+    configs:
+      meta.configs === undefined
+        ? undefined
+        : {
+            files: meta.configs.files,
+            findings: meta.configs.findings.map(({ file, finding }) => ({
+              file,
+              ...(finding.server === undefined ? {} : { server: finding.server }),
+              ...findingWithin(finding, Infinity),
+            })),
+          },
   };
   return escapeHiddenJson(prettyJson(report)) + "\n";
 }
 
 /** A finding as the report carries it: long values left out (`before_omitted`/`after_omitted`). */
 export function findingJson(finding: Finding): Record<string, JsonValue> {
+  return findingWithin(finding, MAX_FINDING_VALUE_CHARS);
+}
+
+/** A finding with values up to `maxChars` long (a launch line is carried whole: Infinity). */
+function findingWithin(finding: Finding, maxChars: number): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = { rule: finding.rule, severity: finding.severity };
   if (finding.pointer !== undefined) out["pointer"] = finding.pointer;
   for (const key of ["before", "after"] as const) {
     const value = finding[key];
     if (value === undefined) continue;
-    if (canonicalize(value).length <= MAX_FINDING_VALUE_CHARS) out[key] = value;
+    if (canonicalize(value).length <= maxChars) out[key] = value;
     else out[`${key}_omitted`] = true;
   }
   return out;

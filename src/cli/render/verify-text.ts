@@ -10,6 +10,8 @@ import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
 import { surfaceLines } from "./surface-text.js";
 import { addedBlock } from "./item-text.js";
+import type { ConfigReport } from "../../config/config-set.js";
+import { configLines } from "./config-text.js";
 
 export { findingLine } from "./entry-text.js";
 
@@ -23,6 +25,8 @@ export interface VerifyTextOptions {
   accept?: string;
   /** What the summary line speaks of (default "verify"): see {@link Subject}. */
   subject?: Subject;
+  /** The client configs checked against the lock (verify; SPEC.md 12). */
+  configs?: ConfigReport;
 }
 
 /** The longest displayed tool name the "changed:" column is aligned to. */
@@ -48,7 +52,9 @@ export function renderVerifyText(
     for (const line of serverLines(server, explained, options.verbose === true, s))
       lines.push(line);
   }
-  lines.push("", summaryLine(findings, s, options.subject ?? "verify"));
+  if (options.configs !== undefined)
+    for (const line of configLines(options.configs, s)) lines.push(line);
+  lines.push("", summaryLine(findings, s, options.subject ?? "verify", options.configs));
   if (options.accept !== undefined) lines.push(options.accept);
   return lines.join("\n") + "\n";
 }
@@ -185,7 +191,16 @@ export function summaryLine(
   findings: readonly ServerFinding[],
   s: Style,
   subject: Subject = "verify",
+  configs?: ConfigReport,
 ): string {
+  const found = configs?.findings.length ?? 0;
+  if (found === 0) return serversLine(findings, s, subject);
+  // The servers may all match: the configs still fail the run.
+  const servers = serversLine(findings, style(false), subject).replace(/^(?:OK|FAIL): /, "");
+  return s.red(`FAIL: ${found} config finding${found === 1 ? "" : "s"}; ${servers}`);
+}
+
+function serversLine(findings: readonly ServerFinding[], s: Style, subject: Subject): string {
   const { servers } = summarize(findings);
   const counts = countItems(findings);
   const total = findings.length;

@@ -219,6 +219,26 @@ export const RULES = {
     title: "The server could not be read",
     help: "contractpin could not list the server's tools (it did not start, timed out, or answered with an error), so nothing about it was verified.",
   },
+  "config-server-unpinned": {
+    severity: "high",
+    title: "A client config defines a server the lock does not pin",
+    help: "A project client config (or, with `check --user`, a user-level one) asks a client to launch a server that the lock neither pins nor names as left unpinned (`configs.unpinned`). Nothing about that server is verified, and a rogue entry written into a config is exactly this. Remove it, pin it (`contractpin init --force` or `add`), or, if the team leaves it unpinned on purpose, record that with `contractpin init --force --unpinned NAME`.",
+  },
+  "config-launch-changed": {
+    severity: "critical",
+    title: "A pinned server's config entry launches something other than the lock pins",
+    help: "The client config's entry for a pinned server has another transport, command, argument, working directory, URL, environment or header than the lock pins (a wrapped entry is read as the server it wraps), or cannot be compared with it. The client runs that entry, not what `verify` checked: an approved entry swapped for another command looks like this. Restore the entry, or re-pin it after review.",
+  },
+  "config-guard-bypassed": {
+    severity: "high",
+    title: "A guarded server is reachable around the guard",
+    help: "One entry of a client's configs runs the server through `contractpin guard`, and another entry of the same client launches the same server (by name, or by the same launch line) directly. The client can call the server through the second entry, and the guard never sees it. Remove the unguarded entry, or wrap it too.",
+  },
+  "config-unreadable": {
+    severity: "high",
+    title: "A client config could not be read",
+    help: "A client config that the lock covers (`configs.files`), or one found where clients keep them, is missing, cannot be read, or does not parse, so the servers it defines could not be checked. Could not check is never a pass: fix the file, or run `contractpin init --force` if it was removed on purpose.",
+  },
   "tool-drifted": {
     severity: "high",
     title: "A tool's contract changed, with no snapshot to say how",

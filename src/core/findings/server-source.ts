@@ -14,12 +14,16 @@ const SOURCE_KEYS = ["transport", "command", "env", "cwd", "url", "headers", "pa
  * values; and a `package-name-confusable` finding (critical) when the new
  * command runs a package whose name only looks like the old one's
  * (`packageOf` reads it, launch-diff.ts). Equal sources give none. Pure.
+ *
+ * @param rule the rule of each per-key finding (default `server-source-changed`;
+ *   `config-launch-changed` for a config entry against the lock).
  */
 export function sourceFindings(
   server: string,
   before: ServerSource,
   after: ServerSource,
   packageOf: PackageOf,
+  rule: "server-source-changed" | "config-launch-changed" = "server-source-changed",
 ): Finding[] {
   const findings: Finding[] = [];
   for (const key of SOURCE_KEYS) {
@@ -28,7 +32,7 @@ export function sourceFindings(
     if (old === undefined && now === undefined) continue;
     if (old !== undefined && now !== undefined && sameJson(old, now)) continue;
     const draft: Parameters<typeof toFinding>[0] = {
-      rule: "server-source-changed",
+      rule,
       pointer: `/${key}`,
     };
     if (old !== undefined) draft.before = old;

@@ -10,12 +10,40 @@ import {
 } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
+import { checkConfigs } from "../../../src/config/config-check.js";
+import type { Lock } from "../../../src/core/lock.js";
 import { runnerPackage } from "../../../src/config/package-runner.js";
 import { runnerFinding } from "../../../src/engine/runner-review.js";
 import { artifactFindings, artifactUncheckedFinding } from "../../../src/core/artifact.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { lookAlikes } from "../../../src/core/findings/name-skeleton.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";
+
+const SHA = `sha256:${"0".repeat(64)}` as const;
+/** A lock pinning `memory` as `npx -y @modelcontextprotocol/server-memory@1.0.0` (digests are not read). */
+const CONFIG_LOCK: Lock = {
+  generated_at: "2026-01-01T00:00:00Z",
+  servers: {
+    memory: {
+      transport: "stdio",
+      command: ["npx", "-y", "@modelcontextprotocol/server-memory@1.0.0"],
+      tool_count: 0,
+      digest: SHA,
+      tools: {},
+    },
+  },
+};
+const MEMORY = { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory@1.0.0"] };
+
+/** checkConfigs over `.mcp.json` files holding these `mcpServers`, as Claude Code's. */
+function configs(...files: Record<string, unknown>[]): Finding[] {
+  const inputs = files.map((servers, i) => {
+    const bytes = Buffer.from(JSON.stringify({ mcpServers: servers }));
+    const read = { bytes, unwrapped: bytes };
+    return { file: `${i}/.mcp.json`, client: "Claude Code", workspace: "/p", read };
+  });
+  return checkConfigs(CONFIG_LOCK, inputs, {}).map((f) => f.finding);
+}
 
 /** A pinned tool with every kind of constraint the rules look at. */
 function pinned(): Contract {
@@ -392,6 +420,46 @@ const CASES: Record<RuleId, Case> = {
     severity: "high",
     expect: { after: "registry http://127.0.0.1:9/: ECONNREFUSED" },
     only: ["artifact-unchecked"],
+  },
+  // The config set (SPEC.md 12), through checkConfigs.
+  "config-server-unpinned": {
+    run: () => configs({ memory: MEMORY, evil: { command: "node", args: ["evil.js"] } }),
+    severity: "high",
+    expect: {},
+    only: ["config-server-unpinned"],
+  },
+  "config-launch-changed": {
+    run: () =>
+      configs({ memory: { ...MEMORY, args: ["-y", "@modelcontextprotocoI/server-memory@1.0.0"] } }),
+    severity: "critical",
+    expect: {
+      pointer: "/command",
+      before: ["npx", "-y", "@modelcontextprotocol/server-memory@1.0.0"],
+      after: ["npx", "-y", "@modelcontextprotocoI/server-memory@1.0.0"],
+    },
+    // The typosquat in it is its own finding, first (launch-diff.ts).
+    only: ["package-name-confusable", "config-launch-changed"],
+  },
+  "config-guard-bypassed": {
+    run: () =>
+      configs(
+        { memory: { command: "npx", args: ["--no", "contractpin", "guard", "memory"] } },
+        { direct: MEMORY },
+      ),
+    severity: "high",
+    expect: { after: "memory" },
+    only: ["config-guard-bypassed"],
+  },
+  "config-unreadable": {
+    run: () =>
+      checkConfigs(
+        CONFIG_LOCK,
+        [{ file: ".mcp.json", client: "Claude Code", workspace: "/p", read: { error: "gone" } }],
+        {},
+      ).map((f) => f.finding),
+    severity: "high",
+    expect: { after: "gone" },
+    only: ["config-unreadable"],
   },
   "tool-drifted": {
     run: () => [unexplainedDriftFinding("files", "read_file", ["description"])],
