@@ -143,8 +143,7 @@ let interruptedAt: bigint | undefined;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     const now = process.hrtime.bigint();
-    if (interruptedAt !== undefined && now - interruptedAt < BigInt(REPEAT_MS) * 1_000_000n)
-      return;
+    if (interruptedAt !== undefined && now - interruptedAt < BigInt(REPEAT_MS) * 1_000_000n) return;
     // A second signal, or one after the work is done, ends the process at once.
     if (interrupt.signal.aborted || settled) process.exit(process.exitCode ?? EXIT.ERROR);
     interruptedAt = now;
