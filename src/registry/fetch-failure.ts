@@ -1,6 +1,6 @@
 import { ContractpinError } from "../core/errors.js";
 import type { RunnerPackage } from "../config/package-runner.js";
-import type { LookupOptions } from "./ecosystems.js";
+import type { LookupOptions } from "./registry-types.js";
 
 /** Makes a look-up's REGISTRY_UNREACHABLE error: one line, never a credential. */
 export type Fail = (why: string, cause?: unknown) => ContractpinError;

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import type { RunnerPackage } from "../config/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { exactVersion, registryFail } from "./fetch-failure.js";
-import type { Registry } from "./ecosystems.js";
+import type { Registry } from "./registry-types.js";
 import { imageCredential } from "./image-auth.js";
 import { imageName, parseImageName, podmanShortName, TAG } from "./image-ref.js";
 import { listTags, manifestDigest } from "./image-tags-api.js";

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { Registry } from "./ecosystems.js";
+import type { Registry } from "./registry-types.js";
 import { exactVersion } from "./fetch-failure.js";
 import { npmIntegrity, npmVersions } from "./npm.js";
 import { loadNpmConfig } from "./npmrc.js";

@@ -1,6 +1,6 @@
 import { ContractpinError } from "../core/errors.js";
 import { parseJson } from "../core/strict-json.js";
-import type { PackageVersions } from "./ecosystems.js";
+import type { PackageVersions } from "./registry-types.js";
 import { readAtMost } from "../io/read-body.js";
 import { SRI } from "../core/artifact.js";
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";

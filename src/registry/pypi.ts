@@ -2,7 +2,7 @@ import { ContractpinError } from "../core/errors.js";
 import { setMember } from "../core/json-value.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
-import type { LookupOptions, PackageVersions } from "./ecosystems.js";
+import type { LookupOptions, PackageVersions } from "./registry-types.js";
 import { netrcAuthorization } from "./netrc.js";
 import { Pace } from "./pace.js";
 import { redactUrl } from "./npm.js";

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { runnerOptions } from "../config/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
-import type { Registry } from "./ecosystems.js";
+import type { Registry } from "./registry-types.js";
 import { compareVersionText, isPep440Version } from "./pep440.js";
 import { pipIndexPlan } from "./pip-index.js";
 import { exactVersion } from "./fetch-failure.js";
