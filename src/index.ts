@@ -14,31 +14,31 @@
  * - `checkTools`: the guard's decision for one tools/list.
  */
 import { ContractpinError } from "./core/errors.js";
-import { verdict } from "./core/verdict.js";
-import { compareServed, type Served } from "./core/compare-served.js";
-import { digestTools, type ServerDigests } from "./core/digest.js";
-import type { JsonValue } from "./core/json-value.js";
-import type { Lock } from "./core/lock.js";
+import { verdict } from "./core/contract/verdict.js";
+import { compareServed, type Served } from "./core/contract/compare-served.js";
+import { digestTools, type ServerDigests } from "./core/contract/digest.js";
+import type { JsonValue } from "./core/json/json-value.js";
+import type { Lock } from "./core/lock/lock.js";
 import { digestSurface, withSurfaceDigests } from "./core/surface/surface.js";
 import { isSurfaceDump, surfaceFromDump } from "./core/surface/dump.js";
-import { toolsFromDump } from "./core/tools-list.js";
+import { toolsFromDump } from "./core/contract/tools-list.js";
 import { lockFromBytes } from "./io/lock-file.js";
-import type { ServerFinding } from "./core/compare.js";
+import type { ServerFinding } from "./core/contract/compare.js";
 
-export { parseJson, type ParseOptions } from "./core/strict-json.js";
-export { canonicalize } from "./core/canonical-json.js";
+export { parseJson, type ParseOptions } from "./core/json/strict-json.js";
+export { canonicalize } from "./core/json/canonical-json.js";
 export {
   checkTools,
   type CheckOptions,
   type CheckResult,
   type WithheldTool,
-} from "./guard/policy.js";
+} from "./guard/policy/policy.js";
 export { ContractpinError, isContractpinError, type ErrorCode } from "./core/errors.js";
-export type { JsonValue, JsonObject } from "./core/json-value.js";
-export type { Digest, ServerDigests } from "./core/digest.js";
-export type { Lock, PinnedServer } from "./core/lock.js";
-export type { Served } from "./core/compare-served.js";
-export type { ServerFinding, ToolFinding, SurfaceFinding } from "./core/compare.js";
+export type { JsonValue, JsonObject } from "./core/json/json-value.js";
+export type { Digest, ServerDigests } from "./core/contract/digest.js";
+export type { Lock, PinnedServer } from "./core/lock/lock.js";
+export type { Served } from "./core/contract/compare-served.js";
+export type { ServerFinding, ToolFinding, SurfaceFinding } from "./core/contract/compare.js";
 
 /**
  * What a dump holds (a parsed tools/list dump of SPEC.md 5, or a surface dump

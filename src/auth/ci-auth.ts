@@ -9,8 +9,8 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
-import { referencedName, type HttpAuth } from "../core/server-auth.js";
-import { expandReferences } from "../core/server-source.js";
+import { referencedName, type HttpAuth } from "../core/source/server-auth.js";
+import { expandReferences } from "../core/source/server-source.js";
 import { visibleText } from "../core/visible-text.js";
 import { authFetch } from "./auth-fetch.js";
 import { quietLibraryWarnings } from "./library-warnings.js";

@@ -14,7 +14,7 @@ import { quietLibraryWarnings } from "./library-warnings.js";
 import type { ClientIdentity } from "./provider-options.js";
 import { StoreBackedProvider } from "./provider.js";
 import { listenForLogin } from "./registered-callback.js";
-import { openStore } from "./store.js";
+import { openStore } from "./store/store.js";
 
 /** What a login needs. */
 export interface LoginOptions {

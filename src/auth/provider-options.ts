@@ -1,4 +1,4 @@
-import type { CredentialStore } from "./store.js";
+import type { CredentialStore } from "./store/store.js";
 
 /** A pre-registered client (`--client-id`, or the lock's `auth.clientId`). */
 export interface ClientIdentity {

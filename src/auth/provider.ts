@@ -11,7 +11,7 @@ import { ContractpinError } from "../core/errors.js";
 import { registeredElsewhere } from "./registered-callback.js";
 import { pinnedResource } from "./resource-pin.js";
 import type { StoreBackedOptions } from "./provider-options.js";
-import { latestEntry, readEntry, writeEntry } from "./store.js";
+import { latestEntry, readEntry, writeEntry } from "./store/store.js";
 
 /**
  * An OAuthClientProvider whose tokens and client registration live in a

@@ -6,7 +6,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
-import type { HttpSource } from "../core/server-source.js";
+import type { HttpSource } from "../core/source/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { authFailure } from "./auth-error.js";
 import type { ResourceAuth } from "./authorized-fetch.js";
@@ -14,7 +14,7 @@ import { authorize, ciFlow, ciTokenSource, type ChallengeHints } from "./ci-auth
 import type { CiFlow } from "./ci-flow.js";
 import { StoreBackedProvider } from "./provider.js";
 import { stepUpRefused } from "./step-up.js";
-import { openStore } from "./store.js";
+import { openStore } from "./store/store.js";
 
 // A token this close to its expiry is refreshed before use (ms).
 const EXPIRY_MARGIN_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { HttpSource } from "../core/server-source.js";
+import type { HttpSource } from "../core/source/server-source.js";
 import type { FetchLike, ReadContext } from "../sources/read-tools.js";
 import { authorizedFetch } from "./authorized-fetch.js";
 import { readAuth } from "./read-auth.js";

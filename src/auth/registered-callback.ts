@@ -1,7 +1,7 @@
 import type { StoredOAuthClientInformation } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../core/errors.js";
 import { listenForCallback, type CallbackListener } from "./callback-listener.js";
-import { latestEntry, type CredentialStore } from "./store.js";
+import { latestEntry, type CredentialStore } from "./store/store.js";
 
 // A login's callback is http://127.0.0.1:PORT/callback (callback-listener.ts).
 const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:(\d{1,5})\/callback$/;

@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import type { AuthMode } from "../core/server-auth.js";
+import type { AuthMode } from "../core/source/server-auth.js";
 import { visibleText } from "../core/visible-text.js";
 
 /** What decides whether a `403 insufficient_scope` may be answered by asking for a wider token. */

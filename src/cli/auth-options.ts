@@ -1,5 +1,5 @@
 import type { ContractpinError } from "../core/errors.js";
-import { validateAuth, type HttpAuth } from "../core/server-auth.js";
+import { validateAuth, type HttpAuth } from "../core/source/server-auth.js";
 
 /** The options of `add --url` that write the lock's `auth` member (the names `login` uses). */
 export const AUTH_OPTIONS = {

@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import { expandReferences } from "../core/server-source.js";
+import { expandReferences } from "../core/source/server-source.js";
 import { readLock } from "../io/lock-file.js";
 import type { Io } from "./io.js";
 import { knownServers, lockPath } from "./common.js";

@@ -5,7 +5,7 @@ import type { ReadContext } from "../sources/read-tools.js";
 import type { Io } from "./io.js";
 import { progress, type Progress } from "./render/progress.js";
 import { displayName, sanitizeLine } from "./render/style.js";
-import type { ServerSource } from "../core/server-source.js";
+import type { ServerSource } from "../core/source/server-source.js";
 import { findLock, LOCK_NAME } from "../io/find-lock.js";
 
 /** Options every lock command takes. */

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isContractpinError } from "../core/errors.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import { lockLines, type LockLines } from "../core/lock-lines.js";
+import { lockLines, type LockLines } from "../core/lock/lock-lines.js";
 import { writeReportAtomic } from "../io/atomic-write.js";
 import { checkoutBases } from "../io/write-target.js";
 import { packageVersion } from "../io/version.js";

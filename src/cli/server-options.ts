@@ -1,4 +1,4 @@
-import { setMember } from "../core/json-value.js";
+import { setMember } from "../core/json/json-value.js";
 
 /**
  * The options that define a server on the command line (`add`, `dump`):

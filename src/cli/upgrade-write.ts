@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
-import { keptConfigs } from "../core/lock-configs.js";
+import { keptConfigs } from "../core/lock/lock-configs.js";
 import { dirname, resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
-import { setMember } from "../core/json-value.js";
-import { timestamp, type Lock, type PinnedServer } from "../core/lock.js";
-import type { ServerSource } from "../core/server-source.js";
+import { setMember } from "../core/json/json-value.js";
+import { timestamp, type Lock, type PinnedServer } from "../core/lock/lock.js";
+import type { ServerSource } from "../core/source/server-source.js";
 import { pinAll } from "../engine/repin.js";
 import type { UpgradeCandidate } from "../engine/upgrade.js";
 import { readLock, writeLock } from "../io/lock-file.js";

@@ -4,14 +4,14 @@
 import { isContractpinError } from "../core/errors.js";
 import { toFinding, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
-import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../core/guard-command.js";
-import type { Lock } from "../core/lock.js";
+import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../core/source/guard-command.js";
+import type { Lock } from "../core/lock/lock.js";
 import { configInvalid } from "./config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "./formats.js";
 import { mapServer, type MapContext } from "./map-server.js";
 import type { RawServer } from "./raw-server.js";
 import { readConfigDocument } from "./read-document.js";
-import { runnerPackage } from "./package-runner.js";
+import { runnerPackage } from "../core/source/package-runner.js";
 import { matchLock } from "./wrap/match-lock.js";
 
 /** One config file as read by the caller. */

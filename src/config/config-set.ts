@@ -5,7 +5,7 @@
 // pays a few stat calls.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Lock } from "../core/lock.js";
+import type { Lock } from "../core/lock/lock.js";
 import type { ConfigFinding, ConfigInput } from "./config-check.js";
 import { configLocations, folderConfigs } from "./locations.js";
 

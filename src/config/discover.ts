@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalize } from "../core/canonical-json.js";
-import { WRAPPED_ENTRY_VARIABLE } from "../core/guard-command.js";
+import { canonicalize } from "../core/json/canonical-json.js";
+import { WRAPPED_ENTRY_VARIABLE } from "../core/source/guard-command.js";
 import { configConflict, configInvalid } from "./config-error.js";
 import { detectFormat } from "./formats.js";
 import {

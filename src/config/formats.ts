@@ -1,4 +1,4 @@
-import { pathKey } from "../core/json-value.js";
+import { pathKey } from "../core/json/json-value.js";
 import type { ConfigDocument } from "./read-document.js";
 import { continueEntries, continueServers, zedEntries } from "./client-formats.js";
 import { member, readRawServer, stringList, type ServerEntry } from "./raw-server.js";

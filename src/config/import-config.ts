@@ -1,4 +1,4 @@
-import { runsGuard } from "../core/guard-command.js";
+import { runsGuard } from "../core/source/guard-command.js";
 import { configInvalid } from "./config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ConfigFormat } from "./formats.js";
 import { mapServer, type ImportedServer } from "./map-server.js";

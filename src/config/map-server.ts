@@ -1,10 +1,10 @@
-import { argsCredential } from "../core/credential-scan.js";
+import { argsCredential } from "../core/source/credential-scan.js";
 import { isContractpinError } from "../core/errors.js";
-import { setMember } from "../core/json-value.js";
-import { looksLikeSecretValue } from "../core/secrets.js";
-import type { HttpSource, ServerSource, StdioSource } from "../core/server-source.js";
-import { safeSource } from "../core/source-policy.js";
-import { packageRunnerWarning } from "./package-runner.js";
+import { setMember } from "../core/json/json-value.js";
+import { looksLikeSecretValue } from "../core/source/secrets.js";
+import type { HttpSource, ServerSource, StdioSource } from "../core/source/server-source.js";
+import { safeSource } from "../core/source/source-policy.js";
+import { packageRunnerWarning } from "../core/source/package-runner.js";
 import type { RawServer } from "./raw-server.js";
 import {
   inputVariable,
@@ -70,7 +70,7 @@ function transportOf(raw: RawServer): "stdio" | "http" {
 /**
  * Turns one config entry into a server definition for the lock, applying the
  * reference rules (references.ts), the secret rules (secret-literals.ts) and,
- * as a last guard, the lock's own policy (src/core/source-policy.ts).
+ * as a last guard, the lock's own policy (src/core/source/source-policy.ts).
  *
  * @param ctx what `${workspaceFolder}` and `${userHome}` stand for.
  */

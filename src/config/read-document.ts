@@ -1,8 +1,8 @@
 import { parse as parseToml, TomlError } from "smol-toml";
-import { positionOf } from "../core/text-position.js";
+import { positionOf } from "../core/json/text-position.js";
 import { isContractpinError } from "../core/errors.js";
-import type { JsonValue } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
+import type { JsonValue } from "../core/json/json-value.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { configInvalid } from "./config-error.js";
 import { stripJsonc } from "./jsonc.js";
 import { readYaml } from "./yaml.js";

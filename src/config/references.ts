@@ -1,4 +1,4 @@
-import { REFERENCE } from "../core/secrets.js";
+import { REFERENCE } from "../core/source/secrets.js";
 
 /**
  * Client configs spell references to the environment in several ways; the
@@ -57,7 +57,7 @@ export function rewriteReferences(value: string, ctx: ReferenceContext): Rewritt
     return replacement ?? whole;
   });
   // A `${` left over (unclosed, or from a substituted path) would reach the server
-  // literally: expandReferences (src/core/server-source.ts) refuses it, so refuse it here.
+  // literally: expandReferences (src/core/source/server-source.ts) refuses it, so refuse it here.
   if (
     reason === undefined &&
     rewritten.replace(new RegExp(REFERENCE.source, "g"), "").includes("${")

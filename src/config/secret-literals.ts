@@ -3,9 +3,14 @@ import {
   isLiteralEnvCredential,
   mixedSecret,
   urlProblem as coreUrlProblem,
-} from "../core/credential-scan.js";
-import { hasReference, headerReference, isCredentialName, variableName } from "../core/secrets.js";
-import { setMember } from "../core/json-value.js";
+} from "../core/source/credential-scan.js";
+import {
+  hasReference,
+  headerReference,
+  isCredentialName,
+  variableName,
+} from "../core/source/secrets.js";
+import { setMember } from "../core/json/json-value.js";
 
 /**
  * The lock never holds a secret (spec 5). A literal credential in a config's
@@ -58,7 +63,7 @@ export function moveEnvSecrets(
 
 /**
  * Replaces every literal header value with a reference, since the lock holds
- * header templates only (src/core/source-policy.ts): `Authorization: Bearer
+ * header templates only (src/core/source/source-policy.ts): `Authorization: Bearer
  * xyz` becomes `Bearer ${SERVER_AUTHORIZATION}`, keeping the scheme; any
  * other literal becomes `${SERVER_HEADER}`. Templates are kept as they are.
  *
@@ -80,7 +85,7 @@ export function moveHeaderSecrets(
       setMember(moved.value, name, value);
       continue;
     }
-    // The same reference `add` proposes for a literal credential header (src/core/source-policy.ts).
+    // The same reference `add` proposes for a literal credential header (src/core/source/source-policy.ts).
     const { template, variable, secret } = headerReference(server, name, value);
     setMember(moved.value, name, template);
     setMember(moved.secretValues, variable, secret);

@@ -1,14 +1,14 @@
-import { runnerPackage } from "../config/package-runner.js";
+import { runnerPackage } from "../core/source/package-runner.js";
 import {
   artifactFindings,
   artifactSubject,
   artifactUncheckedFinding,
   type Artifact,
-} from "../core/artifact.js";
+} from "../core/source/artifact.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
 import type { Finding } from "../core/findings/finding.js";
-import type { PinnedServer } from "../core/lock.js";
-import type { ServerSource, StdioSource } from "../core/server-source.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import type { ServerSource, StdioSource } from "../core/source/server-source.js";
 import { failureLines } from "./failure.js";
 import { lookupOptions, lookupSpawn, registryOf, type LookupContext } from "./outdated.js";
 

@@ -1,8 +1,8 @@
-import type { Contract } from "../core/contract.js";
+import type { Contract } from "../core/contract/contract.js";
 import { ContractpinError } from "../core/errors.js";
 import type { Finding } from "../core/findings/finding.js";
 import { firstSightFindings } from "../core/findings/first-sight.js";
-import { SURFACE_KINDS, type PartId } from "../core/kinds.js";
+import { SURFACE_KINDS, type PartId } from "../core/contract/kinds.js";
 import { readLock } from "../io/lock-file.js";
 import type { LookupContext } from "./outdated.js";
 import { runnerFindings } from "./runner-review.js";

@@ -3,13 +3,13 @@ import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { checkConfigSet, type ConfigReport } from "../config/config-set.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
-import { getMember, isJsonObject } from "../core/json-value.js";
+import { getMember, isJsonObject } from "../core/json/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import { checkLock, type CheckResult, type SnapshotDocument } from "../core/lock-check.js";
-import { parseJson } from "../core/strict-json.js";
+import { checkLock, type CheckResult, type SnapshotDocument } from "../core/lock/lock-check.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { readLock } from "../io/lock-file.js";
 import { readRegularFile, reason } from "../io/read-input.js";
-import { positionOf } from "../core/text-position.js";
+import { positionOf } from "../core/json/text-position.js";
 import { SNAPSHOT_KEY, SNAPSHOT_VERSION, snapshotPath } from "../io/snapshot-file.js";
 
 /** What `contractpin check` read, and what it found. */
@@ -24,7 +24,7 @@ export interface CheckRun {
 /**
  * Reads the lock (validated: LOCK_MISSING, LOCK_CORRUPT and the unsupported
  * formats are thrown, exit 2) and the contract snapshots beside it, and
- * checks them (src/core/lock-check.ts). Offline: no server is started and no
+ * checks them (src/core/lock/lock-check.ts). Offline: no server is started and no
  * file the lock names (a `file` server's dump) is read.
  *
  * A snapshot file that cannot be read at all (not a regular file, over the

@@ -1,14 +1,19 @@
-import { compareServer, type ServerFinding, compareSurface, withSurface } from "../core/compare.js";
+import {
+  compareServer,
+  type ServerFinding,
+  compareSurface,
+  withSurface,
+} from "../core/contract/compare.js";
 import { explainSurfaceDiff, type SurfaceSide } from "./explain-surface.js";
 import type { SurfaceDigests } from "../core/surface/surface.js";
-import type { Contract } from "../core/contract.js";
-import { serverDigest, type ServerDigests } from "../core/digest.js";
+import type { Contract } from "../core/contract/contract.js";
+import { serverDigest, type ServerDigests } from "../core/contract/digest.js";
 import { ContractpinError } from "../core/errors.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { namedParts } from "../core/findings/name-skeleton.js";
-import { runnerPackage } from "../config/package-runner.js";
-import { artifactFindings, artifactSubject, type Artifact } from "../core/artifact.js";
+import { runnerPackage } from "../core/source/package-runner.js";
+import { artifactFindings, artifactSubject, type Artifact } from "../core/source/artifact.js";
 import { visibleText } from "../core/visible-text.js";
 import {
   DUMP_SERVER,

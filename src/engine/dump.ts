@@ -1,12 +1,12 @@
 import { ContractpinError } from "../core/errors.js";
-import { redactor } from "../core/redact.js";
-import type { ServerSource } from "../core/server-source.js";
-import { RESOURCES } from "../core/kinds.js";
+import { redactor } from "../core/source/redact.js";
+import type { ServerSource } from "../core/source/server-source.js";
+import { RESOURCES } from "../core/contract/kinds.js";
 import { SURFACE_DUMP_MEMBER, SURFACE_DUMP_VERSION } from "../core/surface/dump.js";
-import { parseJson } from "../core/strict-json.js";
-import { isMethodNotFound } from "../core/tools-list.js";
+import { parseJson } from "../core/json/strict-json.js";
+import { isMethodNotFound } from "../core/contract/tools-list.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { guardSecrets } from "../core/server-secrets.js";
+import { guardSecrets } from "../core/source/server-secrets.js";
 import { failureLines } from "./failure.js";
 
 /**

@@ -3,8 +3,8 @@ import {
   surfaceKey,
   type SurfaceExplained,
   type SurfaceFinding,
-} from "../core/compare.js";
-import type { JsonValue } from "../core/json-value.js";
+} from "../core/contract/compare.js";
+import type { JsonValue } from "../core/json/json-value.js";
 import type { Finding } from "../core/findings/finding.js";
 import { lookAlikes, namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";

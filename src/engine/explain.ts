@@ -1,11 +1,15 @@
-import { changedFields, type ServerFinding, type SurfaceExplained } from "../core/compare.js";
-import type { Contract, ContractField } from "../core/contract.js";
-import { digestContract, type Digest, type ToolDigests } from "../core/digest.js";
+import {
+  changedFields,
+  type ServerFinding,
+  type SurfaceExplained,
+} from "../core/contract/compare.js";
+import type { Contract, ContractField } from "../core/contract/contract.js";
+import { digestContract, type Digest, type ToolDigests } from "../core/contract/digest.js";
 import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
-import type { PinnedServer } from "../core/lock.js";
-import { fieldDigestMismatches } from "../core/lock-check.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import { fieldDigestMismatches } from "../core/lock/lock-check.js";
 import { readSnapshotEntries, type WantedEntry } from "../io/snapshot-entries.js";
 import { snapshotPath } from "../io/snapshot-file.js";
 import { explainSurfaces } from "./explain-surface.js";

@@ -1,5 +1,5 @@
 import { isContractpinError, type WithDetail } from "../core/errors.js";
-import type { Redact } from "../core/redact.js";
+import type { Redact } from "../core/source/redact.js";
 
 /** Kept here for importers; the type lives in core, so that sources need not import the engine. */
 export type { WithDetail } from "../core/errors.js";

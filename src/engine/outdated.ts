@@ -1,8 +1,8 @@
-import { runnerPackage, type RunnerPackage } from "../config/package-runner.js";
-import { setMember } from "../core/json-value.js";
-import type { PinnedServer } from "../core/lock.js";
-import { REFERENCE } from "../core/secrets.js";
-import type { StdioSource } from "../core/server-source.js";
+import { runnerPackage, type RunnerPackage } from "../core/source/package-runner.js";
+import { setMember } from "../core/json/json-value.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import { REFERENCE } from "../core/source/secrets.js";
+import type { StdioSource } from "../core/source/server-source.js";
 import { failureLines } from "./failure.js";
 import { mapConcurrent } from "./concurrency.js";
 import {

@@ -1,9 +1,9 @@
-import type { Contract } from "../core/contract.js";
-import { digestToolContracts, serverDigest, type ServerDigests } from "../core/digest.js";
-import { setMember } from "../core/json-value.js";
+import type { Contract } from "../core/contract/contract.js";
+import { digestToolContracts, serverDigest, type ServerDigests } from "../core/contract/digest.js";
+import { setMember } from "../core/json/json-value.js";
 import { ContractpinError } from "../core/errors.js";
-import type { ServerSource } from "../core/server-source.js";
-import { compareReads, describeUnstable } from "../core/stability.js";
+import type { ServerSource } from "../core/source/server-source.js";
+import { compareReads, describeUnstable } from "../core/contract/stability.js";
 import {
   digestSurface,
   unstableSurface,
@@ -12,7 +12,7 @@ import {
 } from "../core/surface/surface.js";
 import { visibleText } from "../core/visible-text.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { guardSecrets } from "../core/server-secrets.js";
+import { guardSecrets } from "../core/source/server-secrets.js";
 import { failureLines } from "./failure.js";
 
 /** A server just read: what the lock pins, and the contracts the snapshots keep. */

@@ -1,8 +1,13 @@
-import { compareServer, type ServerFinding, compareSurface, withSurface } from "../core/compare.js";
-import type { Contract } from "../core/contract.js";
-import type { PinnedServer } from "../core/lock.js";
+import {
+  compareServer,
+  type ServerFinding,
+  compareSurface,
+  withSurface,
+} from "../core/contract/compare.js";
+import type { Contract } from "../core/contract/contract.js";
+import type { PinnedServer } from "../core/lock/lock.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
-import { runnerPackage } from "../config/package-runner.js";
+import { runnerPackage } from "../core/source/package-runner.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { explainDrift, type ServerExplained } from "./explain.js";
 

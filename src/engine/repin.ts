@@ -1,8 +1,8 @@
-import type { Contract } from "../core/contract.js";
-import { runsRecorded } from "../core/artifact.js";
+import type { Contract } from "../core/contract/contract.js";
+import { runsRecorded } from "../core/source/artifact.js";
 import { ContractpinError } from "../core/errors.js";
-import type { PinnedServer } from "../core/lock.js";
-import type { ServerSource } from "../core/server-source.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import type { ServerSource } from "../core/source/server-source.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { recordArtifact } from "./artifact.js";

@@ -1,6 +1,6 @@
-import type { PinnedServer } from "../core/lock.js";
+import type { PinnedServer } from "../core/lock/lock.js";
 import { toFinding, type Finding } from "../core/findings/finding.js";
-import type { JsonValue } from "../core/json-value.js";
+import type { JsonValue } from "../core/json/json-value.js";
 import { findOutdated, serverPackage, type LookupContext, type OutdatedEntry } from "./outdated.js";
 
 /**

@@ -1,7 +1,7 @@
-import { withVersion, type RunnerPackage } from "../config/package-runner.js";
-import { unreachableServer } from "../core/compare.js";
-import type { PinnedServer } from "../core/lock.js";
-import type { ServerSource } from "../core/server-source.js";
+import { withVersion, type RunnerPackage } from "../core/source/package-runner.js";
+import { unreachableServer } from "../core/contract/compare.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import type { ServerSource } from "../core/source/server-source.js";
 import type { ReadContext } from "../sources/read-tools.js";
 import { mapConcurrent } from "./concurrency.js";
 import { failureLines } from "./failure.js";

@@ -1,13 +1,17 @@
-import { unreachableServer, type CompareOptions, type ServerFinding } from "../core/compare.js";
-import { compareServed } from "../core/compare-served.js";
-import type { Contract } from "../core/contract.js";
-import type { PinnedServer } from "../core/lock.js";
-import { runsRecorded } from "../core/artifact.js";
+import {
+  unreachableServer,
+  type CompareOptions,
+  type ServerFinding,
+} from "../core/contract/compare.js";
+import { compareServed } from "../core/contract/compare-served.js";
+import type { Contract } from "../core/contract/contract.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import { runsRecorded } from "../core/source/artifact.js";
 import type { Finding } from "../core/findings/finding.js";
-import { checkAllowedVariables, type AllowedVariables } from "../core/env-allowance.js";
+import { checkAllowedVariables, type AllowedVariables } from "../core/source/env-allowance.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { readServer, type ReadContext } from "../sources/read-tools.js";
-import { guardSecrets } from "../core/server-secrets.js";
+import { guardSecrets } from "../core/source/server-secrets.js";
 import { failureLines } from "./failure.js";
 
 /** How to verify a server. */

@@ -5,9 +5,9 @@
 // place of removed instructions, which the model reads and can pass on. Both
 // are contractpin's own words: counts, reasons and the server's name as the
 // lock names it, never a name, description or other text of the server.
-import { shellWord } from "../core/shell-word.js";
+import { shellWord } from "../core/source/shell-word.js";
 import { visibleText } from "../core/visible-text.js";
-import type { WithheldTool } from "./policy.js";
+import type { WithheldTool } from "./policy/policy.js";
 
 /** The logger the guard's notifications name. */
 export const NOTICE_LOGGER = "contractpin";

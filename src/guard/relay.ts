@@ -1,14 +1,19 @@
 import { ContractpinError } from "../core/errors.js";
-import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
-import { idKey, idText, isAnswerShaped, Requests, type Sent } from "./accounting.js";
-import { envelopeOf, subscriptionOf } from "./era.js";
-import type { DropEvent, RelayOptions, Upstream } from "./guard-types.js";
-import { policiesFor, type Policies } from "./method-policy.js";
+import {
+  getMember,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../core/json/json-value.js";
+import { idKey, idText, isAnswerShaped, Requests, type Sent } from "./wire/accounting.js";
+import { envelopeOf, subscriptionOf } from "./wire/era.js";
+import type { DropEvent, RelayOptions, Upstream } from "./policy/guard-types.js";
+import { policiesFor, type Policies } from "./policy/method-policy.js";
 import { hears } from "./notice.js";
-import { Outbox } from "./outbox.js";
-import { isOwnId, OWN_ID, OWN_LISTEN, OwnRequests, reason } from "./own-requests.js";
-import * as rpc from "./rpc-errors.js";
-import { readLine, type LineRead } from "./wire-lines.js";
+import { Outbox } from "./wire/outbox.js";
+import { isOwnId, OWN_ID, OWN_LISTEN, OwnRequests, reason } from "./wire/own-requests.js";
+import * as rpc from "./wire/rpc-errors.js";
+import { readLine, type LineRead } from "./wire/wire-lines.js";
 
 export type {
   DropEvent,
@@ -17,7 +22,7 @@ export type {
   RelayOptions,
   ToolEvent,
   Upstream,
-} from "./guard-types.js";
+} from "./policy/guard-types.js";
 
 /**
  * One guarded session: relays messages between a client and one server,

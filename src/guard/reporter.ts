@@ -1,10 +1,10 @@
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { ContractpinError } from "../core/errors.js";
-import type { Redact } from "../core/redact.js";
+import type { Redact } from "../core/source/redact.js";
 import { visibleText } from "../core/visible-text.js";
-import { kindById } from "../core/kinds.js";
+import { kindById } from "../core/contract/kinds.js";
 import { checkoutBases, refuseLinks } from "../io/write-target.js";
-import type { GuardEvent, SurfaceEvent, ToolEvent } from "./guard-types.js";
+import type { GuardEvent, SurfaceEvent, ToolEvent } from "./policy/guard-types.js";
 
 /** Where a guard's lines go: stderr, and with `--log FILE` one JSON line per event. */
 export interface Reporter {

@@ -1,9 +1,9 @@
 import type { ReadContext } from "../sources/read-tools.js";
-import { LockState } from "./lock-state.js";
+import { LockState } from "./policy/lock-state.js";
 import { Relay, type OnDrift } from "./relay.js";
 import { makeReporter } from "./reporter.js";
-import { CANNOT_RUN, OK, openUpstream, type OpenUpstream } from "./upstream.js";
-import { warmUp } from "./warm-up.js";
+import { CANNOT_RUN, OK, openUpstream, type OpenUpstream } from "./faces/upstream.js";
+import { warmUp } from "./policy/warm-up.js";
 
 /** What every face of `contractpin guard` (stdio, --listen) is given. */
 export interface GuardOptions {

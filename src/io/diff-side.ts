@@ -1,20 +1,20 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import type { Contract } from "../core/contract.js";
-import { digestToolContracts, type ServerDigests } from "../core/digest.js";
+import type { Contract } from "../core/contract/contract.js";
+import { digestToolContracts, type ServerDigests } from "../core/contract/digest.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
-import { getMember, isJsonObject, type JsonValue } from "../core/json-value.js";
+import { getMember, isJsonObject, type JsonValue } from "../core/json/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import type { PinnedServer } from "../core/lock.js";
-import { parseJson } from "../core/strict-json.js";
-import { positionOf } from "../core/text-position.js";
+import type { PinnedServer } from "../core/lock/lock.js";
+import { parseJson } from "../core/json/strict-json.js";
+import { positionOf } from "../core/json/text-position.js";
 import { isSurfaceDump, surfaceFromDump } from "../core/surface/dump.js";
 import {
   digestSurface,
   withSurfaceDigests,
   type SurfaceContracts,
 } from "../core/surface/surface.js";
-import { toolsFromDump } from "../core/tools-list.js";
+import { toolsFromDump } from "../core/contract/tools-list.js";
 import { lockFromBytes } from "./lock-file.js";
 import { readInput } from "./read-input.js";
 import { readSnapshotEntries, type WantedEntry } from "./snapshot-entries.js";

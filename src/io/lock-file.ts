@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
-import { renderLock, sameContent, validateLock, type Lock } from "../core/lock.js";
-import type { JsonValue } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
-import { rebaseLock } from "../core/lock-rebase.js";
+import { renderLock, sameContent, validateLock, type Lock } from "../core/lock/lock.js";
+import type { JsonValue } from "../core/json/json-value.js";
+import { parseJson } from "../core/json/strict-json.js";
+import { rebaseLock } from "../core/lock/lock-rebase.js";
 import { readRegularFile, reason } from "./read-input.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import { positionOf } from "../core/text-position.js";
+import { positionOf } from "../core/json/text-position.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { withWriteGuard } from "./write-guard.js";
 import { checkoutBases, refuseLinks } from "./write-target.js";
@@ -88,7 +88,7 @@ export interface WriteLockOptions {
  * Servers are read without holding anything. Only the write itself holds the
  * lock's guard (src/io/write-guard.ts): it re-reads the lock, and if another
  * command changed it, re-applies this command's change on top
- * (src/core/lock-rebase.ts); a server both changed is LOCK_CHANGED (exit 2),
+ * (src/core/lock/lock-rebase.ts); a server both changed is LOCK_CHANGED (exit 2),
  * and nothing is written. A lock whose content would not change (generated_at
  * aside) is not rewritten, so that re-pinning an unchanged server makes no
  * git churn. A lock that is a symbolic link, or lies in a folder of the

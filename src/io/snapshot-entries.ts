@@ -1,10 +1,10 @@
 // Reading only the snapshot entries a report needs, from the sidecar beside a
 // lock; src/io/snapshot-file.ts holds the file's format, its whole-file reader
 // and its writer.
-import { contractOf } from "../core/contract.js";
-import { isPinnedEntry, type Digest } from "../core/digest.js";
-import type { JsonObject, JsonValue } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
+import { contractOf } from "../core/contract/contract.js";
+import { isPinnedEntry, type Digest } from "../core/contract/digest.js";
+import type { JsonObject, JsonValue } from "../core/json/json-value.js";
+import { parseJson } from "../core/json/strict-json.js";
 import {
   isMissing,
   keyText,

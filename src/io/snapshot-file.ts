@@ -1,12 +1,12 @@
 import { existsSync, lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { contractOf, type Contract } from "../core/contract.js";
-import { isPinnedEntry, type Digest } from "../core/digest.js";
+import { contractOf, type Contract } from "../core/contract/contract.js";
+import { isPinnedEntry, type Digest } from "../core/contract/digest.js";
 import { ContractpinError, isContractpinError } from "../core/errors.js";
-import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json-value.js";
+import { getMember, isJsonObject, setMember, type JsonObject } from "../core/json/json-value.js";
 import { MAX_LOCK_BYTES } from "../core/limits.js";
-import { escapeHiddenJson, prettyJson } from "../core/pretty-json.js";
-import { parseJson } from "../core/strict-json.js";
+import { escapeHiddenJson, prettyJson } from "../core/json/pretty-json.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { SurfaceSnapshots } from "./snapshot-surface.js";
 import { readRegularFile } from "./read-input.js";

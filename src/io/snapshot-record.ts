@@ -1,7 +1,7 @@
-import type { Contract } from "../core/contract.js";
-import { isPinnedEntry, type ServerDigests } from "../core/digest.js";
+import type { Contract } from "../core/contract/contract.js";
+import { isPinnedEntry, type ServerDigests } from "../core/contract/digest.js";
 import { isContractpinError } from "../core/errors.js";
-import { setMember } from "../core/json-value.js";
+import { setMember } from "../core/json/json-value.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import {
   member,

@@ -1,13 +1,13 @@
-import { digestIs, isPinnedEntry } from "../core/digest.js";
+import { digestIs, isPinnedEntry } from "../core/contract/digest.js";
 import {
   getMember,
   isJsonObject,
   setMember,
   type JsonObject,
   type JsonValue,
-} from "../core/json-value.js";
-import type { SurfaceFinding } from "../core/compare.js";
-import { SURFACE_KINDS, kindById } from "../core/kinds.js";
+} from "../core/json/json-value.js";
+import type { SurfaceFinding } from "../core/contract/compare.js";
+import { SURFACE_KINDS, kindById } from "../core/contract/kinds.js";
 import type { ItemContract } from "../core/surface/items.js";
 import type { SurfaceContracts, SurfaceDigests } from "../core/surface/surface.js";
 

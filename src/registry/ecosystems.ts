@@ -1,4 +1,4 @@
-import type { Ecosystem } from "../config/package-runner.js";
+import type { Ecosystem } from "../core/source/package-runner.js";
 import { imageRegistry } from "./image-registry.js";
 import { npmRegistry } from "./npm-registry.js";
 import { pipxRegistry, uvRegistry } from "./python-registry.js";

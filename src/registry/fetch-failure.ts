@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import type { RunnerPackage } from "../config/package-runner.js";
+import type { RunnerPackage } from "../core/source/package-runner.js";
 import type { LookupOptions } from "./registry-types.js";
 
 /** Makes a look-up's REGISTRY_UNREACHABLE error: one line, never a credential. */

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { registryFail } from "./fetch-failure.js";
-import { getMember, isJsonObject, type JsonObject } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
+import { getMember, isJsonObject, type JsonObject } from "../core/json/json-value.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { HUB_CONFIG_KEY, type ImageRef } from "./image-ref.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { RunnerPackage } from "../config/package-runner.js";
+import type { RunnerPackage } from "../core/source/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { exactVersion, registryFail } from "./fetch-failure.js";
 import type { Registry } from "./registry-types.js";

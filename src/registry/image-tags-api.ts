@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isContractpinError } from "../core/errors.js";
-import { getMember, isJsonObject } from "../core/json-value.js";
-import { parseJson } from "../core/strict-json.js";
+import { getMember, isJsonObject } from "../core/json/json-value.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, type Fail } from "./fetch-failure.js";
 import type { ImageCredential } from "./image-auth.js";

@@ -1,9 +1,14 @@
 import { ContractpinError } from "../core/errors.js";
-import { parseJson } from "../core/strict-json.js";
+import { parseJson } from "../core/json/strict-json.js";
 import type { PackageVersions } from "./registry-types.js";
 import { readAtMost } from "../io/read-body.js";
-import { SRI } from "../core/artifact.js";
-import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../core/json-value.js";
+import { SRI } from "../core/source/artifact.js";
+import {
+  getMember,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../core/json/json-value.js";
 import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import { authorizationFor, registryFor, type NpmConfig } from "./npmrc.js";
 import { eachPaced, Pace } from "./pace.js";

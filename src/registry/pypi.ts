@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import { setMember } from "../core/json-value.js";
+import { setMember } from "../core/json/json-value.js";
 import { readAtMost } from "../io/read-body.js";
 import { fetchFailureReason, lookupSignal, registryFail, type Fail } from "./fetch-failure.js";
 import type { LookupOptions, PackageVersions } from "./registry-types.js";

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { runnerOptions } from "../config/package-runner.js";
+import { runnerOptions } from "../core/source/package-runner.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import type { Registry } from "./registry-types.js";
 import { compareVersionText, isPep440Version } from "./pep440.js";

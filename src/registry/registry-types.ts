@@ -2,8 +2,8 @@
  * What a registry of one ecosystem answers and needs, in a leaf of its own:
  * the table (ecosystems.ts) and each registry's client use these shapes.
  */
-import type { RunnerPackage } from "../config/package-runner.js";
-import type { Artifact } from "../core/artifact.js";
+import type { RunnerPackage } from "../core/source/package-runner.js";
+import type { Artifact } from "../core/source/artifact.js";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 
 /** What a registry says of a package: the version a runner takes by default, and every version offered. */

@@ -1,4 +1,4 @@
-import { parseJson } from "../core/strict-json.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { eachAnchor } from "./html-anchors.js";
 import { eachPaced, Pace } from "./pace.js";
 import { normalizeProjectName, normalizePep440 } from "./pep440.js";

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { ContractpinError } from "../core/errors.js";
-import type { JsonValue } from "../core/json-value.js";
-import type { FileSource } from "../core/server-source.js";
-import { parseJson } from "../core/strict-json.js";
+import type { JsonValue } from "../core/json/json-value.js";
+import type { FileSource } from "../core/source/server-source.js";
+import { parseJson } from "../core/json/strict-json.js";
 import { isSurfaceDump, surfaceFromDump } from "../core/surface/dump.js";
-import { toolsFromDump } from "../core/tools-list.js";
+import { toolsFromDump } from "../core/contract/tools-list.js";
 import { readRegularFile } from "../io/read-input.js";
 import type { ReadContext, ServerRead } from "./read-context.js";
 

@@ -2,8 +2,8 @@
  * What a read of a server is given and gives, in a leaf of its own: the
  * dispatcher (read-tools.ts) and every transport use these shapes.
  */
-import type { JsonValue } from "../core/json-value.js";
-import type { HttpSource } from "../core/server-source.js";
+import type { JsonValue } from "../core/json/json-value.js";
+import type { HttpSource } from "../core/source/server-source.js";
 import type { ServedSurface } from "../core/surface/surface.js";
 
 /** What reading a server needs from its surroundings. */

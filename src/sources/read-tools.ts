@@ -1,5 +1,5 @@
-import type { JsonValue } from "../core/json-value.js";
-import type { ServerSource } from "../core/server-source.js";
+import type { JsonValue } from "../core/json/json-value.js";
+import type { ServerSource } from "../core/source/server-source.js";
 import { readFileServer } from "./file.js";
 import type { ReadContext, ServerRead } from "./read-context.js";
 

@@ -4,9 +4,13 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { describe, it } from "node:test";
-import { keychainTool, securityCommand, securitySecret } from "../../src/auth/store-keychain.js";
-import { validEntries } from "../../src/auth/store-entry.js";
-import { parseJson } from "../../src/core/strict-json.js";
+import {
+  keychainTool,
+  securityCommand,
+  securitySecret,
+} from "../../src/auth/store/store-keychain.js";
+import { validEntries } from "../../src/auth/store/store-entry.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 import { tempDir } from "../helpers/cleanup.js";
 
 const R = "https://mcp.example.com/mcp";

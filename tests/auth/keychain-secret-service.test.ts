@@ -1,4 +1,4 @@
-// The Secret Service store (src/auth/store-secret-service.ts) against a real
+// The Secret Service store (src/auth/store/store-secret-service.ts) against a real
 // gnome-keyring on a private bus (tests/helpers/secret-service.ts), and what
 // openStore does when secret-tool is installed but no Secret Service answers.
 // secret-tool, dbus-daemon and gnome-keyring-daemon must be installed: without
@@ -14,7 +14,7 @@ import {
   writeEntry,
   type CredentialEntry,
   type ResourceEntries,
-} from "../../src/auth/store.js";
+} from "../../src/auth/store/store.js";
 import { tempDir } from "../helpers/cleanup.js";
 import {
   startSecretService,

@@ -12,8 +12,13 @@ import {
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
-import { openStore, readEntry, writeEntry, type CredentialEntry } from "../../src/auth/store.js";
-import { checkedPath, configDir } from "../../src/auth/store-file.js";
+import {
+  openStore,
+  readEntry,
+  writeEntry,
+  type CredentialEntry,
+} from "../../src/auth/store/store.js";
+import { checkedPath, configDir } from "../../src/auth/store/store-file.js";
 import { tempDir } from "../helpers/cleanup.js";
 
 const R = "http://127.0.0.1:1/mcp";

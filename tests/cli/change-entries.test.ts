@@ -4,7 +4,7 @@
 // which entries of two tools are identical.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Contract } from "../../src/core/contract.js";
+import type { Contract } from "../../src/core/contract/contract.js";
 import { toFinding } from "../../src/core/findings/finding.js";
 import {
   changeEntries,

@@ -4,13 +4,17 @@
 // command-inert JSON, and the stop-commands guard around a run's output.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compareServer, unreachableServer, type ServerFinding } from "../../src/core/compare.js";
-import { contractOf } from "../../src/core/contract.js";
-import { digestTools } from "../../src/core/digest.js";
+import {
+  compareServer,
+  unreachableServer,
+  type ServerFinding,
+} from "../../src/core/contract/compare.js";
+import { contractOf } from "../../src/core/contract/contract.js";
+import { digestTools } from "../../src/core/contract/digest.js";
 import { classifyServer } from "../../src/core/findings/classify.js";
 import { toFinding } from "../../src/core/findings/finding.js";
 import { allRules } from "../../src/core/findings/rules.js";
-import { lockLines } from "../../src/core/lock-lines.js";
+import { lockLines } from "../../src/core/lock/lock-lines.js";
 import type { ServerExplained, ToolExplained } from "../../src/engine/explain.js";
 import {
   ANNOTATION_CAP,

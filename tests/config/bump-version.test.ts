@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planBump } from "../../src/config/wrap/bump-version.js";
-import type { ServerSource } from "../../src/core/server-source.js";
+import type { ServerSource } from "../../src/core/source/server-source.js";
 import { CTX, lockFor } from "./wrap-harness.js";
 
 function bump(text: string) {

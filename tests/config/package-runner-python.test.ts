@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runnerOptions, runnerPackage, withVersion } from "../../src/config/package-runner.js";
+import { runnerOptions, runnerPackage, withVersion } from "../../src/core/source/package-runner.js";
 
 const bump = (command: string[], version: string) =>
   withVersion(command, runnerPackage(command)!, version);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { packageRunnerWarning } from "../../src/config/package-runner.js";
+import { packageRunnerWarning } from "../../src/core/source/package-runner.js";
 
 const warn = (command: string) => packageRunnerWarning("f: server s", command.split(" "));
 

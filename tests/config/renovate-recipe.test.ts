@@ -3,7 +3,11 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { importConfig } from "../../src/config/import-config.js";
-import { runnerPackage, VALUE_OPTIONS, type Ecosystem } from "../../src/config/package-runner.js";
+import {
+  runnerPackage,
+  VALUE_OPTIONS,
+  type Ecosystem,
+} from "../../src/core/source/package-runner.js";
 import {
   customManagers,
   recipe,

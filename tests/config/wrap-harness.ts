@@ -1,7 +1,7 @@
 // What the wrap unit tests share: a lock that pins what a config defines (as
 // init would, without reading any server), and wrap/unwrap of text in memory.
-import type { Lock } from "../../src/core/lock.js";
-import type { ServerSource } from "../../src/core/server-source.js";
+import type { Lock } from "../../src/core/lock/lock.js";
+import type { ServerSource } from "../../src/core/source/server-source.js";
 import { importConfig } from "../../src/config/import-config.js";
 import { planFile, type FilePlan } from "../../src/config/wrap/plan.js";
 

@@ -1,4 +1,4 @@
-// CanonicalWriter (src/core/canonical-bytes.ts) writes a process's first
+// CanonicalWriter (src/core/json/canonical-bytes.ts) writes a process's first
 // values through canonicalize and the rest with its own byte loop. Both must
 // give the same bytes for every JSON value and the same error for anything
 // else: random values go through each, and the digests are compared with
@@ -8,9 +8,9 @@ import { createHash } from "node:crypto";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import "../helpers/fc-seed.js";
-import { textPath } from "../../src/core/canonical-bytes.js";
-import { canonicalize } from "../../src/core/canonical-json.js";
-import { digestValue } from "../../src/core/digest.js";
+import { textPath } from "../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../src/core/json/canonical-json.js";
+import { digestValue } from "../../src/core/contract/digest.js";
 import { isContractpinError } from "../../src/core/errors.js";
 import { NON_JSON_VALUES } from "../helpers/non-json-values.js";
 

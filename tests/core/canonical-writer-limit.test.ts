@@ -1,4 +1,4 @@
-// CanonicalWriter's byte limit (src/core/canonical-bytes.ts). Node's
+// CanonicalWriter's byte limit (src/core/json/canonical-bytes.ts). Node's
 // Buffer#utf8Write, given no length, writes nothing at all once the space
 // after the offset passes 2^31 - 1 bytes: with a writer that had grown to
 // 2 GiB for one huge value, every later digest was sha256(""). The writer now
@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, describe, it } from "node:test";
-import { CanonicalWriter, textPath } from "../../src/core/canonical-bytes.js";
-import { canonicalize } from "../../src/core/canonical-json.js";
+import { CanonicalWriter, textPath } from "../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../src/core/json/canonical-json.js";
 import { MAX_CANONICAL_BYTES } from "../../src/core/limits.js";
 import { throwsCode } from "../helpers/assert-code.js";
 

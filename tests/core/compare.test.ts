@@ -5,8 +5,8 @@ import {
   compareSurface,
   withSurface,
   type ServerFinding,
-} from "../../src/core/compare.js";
-import { digestTools, type Digest, type ServerDigests } from "../../src/core/digest.js";
+} from "../../src/core/contract/compare.js";
+import { digestTools, type Digest, type ServerDigests } from "../../src/core/contract/digest.js";
 import type { ListDigests } from "../../src/core/surface/items.js";
 import type { SurfaceDigests } from "../../src/core/surface/surface.js";
 

@@ -2,8 +2,11 @@
 // origins a bound variable may be sent to.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkAllowedVariables, parseAllowedVariables } from "../../src/core/env-allowance.js";
-import type { ServerSource } from "../../src/core/server-source.js";
+import {
+  checkAllowedVariables,
+  parseAllowedVariables,
+} from "../../src/core/source/env-allowance.js";
+import type { ServerSource } from "../../src/core/source/server-source.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 const http = (url: string, headers: Record<string, string>): ServerSource => ({

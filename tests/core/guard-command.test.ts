@@ -1,10 +1,10 @@
 // Which server definitions start contractpin's guard rather than a server
-// (src/core/guard-command.ts): a lock that pinned one would make the guard
+// (src/core/source/guard-command.ts): a lock that pinned one would make the guard
 // start a guard of itself.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../../src/core/guard-command.js";
-import type { ServerSource } from "../../src/core/server-source.js";
+import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../../src/core/source/guard-command.js";
+import type { ServerSource } from "../../src/core/source/server-source.js";
 import { GUARD_SHIM } from "../../src/config/wrap/launch-form.js";
 
 const stdio = (command: string[], env?: Record<string, string>): ServerSource =>

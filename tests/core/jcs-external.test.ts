@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
-import { canonicalize } from "../../src/core/canonical-json.js";
-import { parseJson } from "../../src/core/strict-json.js";
+import { canonicalize } from "../../src/core/json/canonical-json.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 
 // CONTRACTPIN_JCS_TESTDATA may point at another copy of the reference's testdata folder.
 const root = process.env["CONTRACTPIN_JCS_TESTDATA"]

@@ -1,4 +1,4 @@
-// Issue 33: the kind table (src/core/kinds.ts) is the only place that lists
+// Issue 33: the kind table (src/core/contract/kinds.ts) is the only place that lists
 // kinds. Two proofs. First, no other source file spells a kind's list
 // method, list member, key member or lock id (a step written for some kinds
 // by name is where the last round's fail-open bugs came from); the wire
@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { KINDS, type Kind } from "../../src/core/kinds.js";
+import { KINDS, type Kind } from "../../src/core/contract/kinds.js";
 import { runCli } from "../helpers/cli.js";
 import { Workspace } from "../helpers/workspace.js";
 
@@ -23,12 +23,13 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** Files that may spell a kind, and why. */
 const WIRE_TABLES: Record<string, string> = {
-  "core/kinds.ts": "the table itself",
-  "guard/method-policy.ts": "the guard's table of protocol methods it checks, by method name",
+  "core/contract/kinds.ts": "the table itself",
+  "guard/policy/method-policy.ts":
+    "the guard's table of protocol methods it checks, by method name",
   "sources/live/captured-responses.ts":
     "the raw responses kept by method name, as the wire has them",
-  "guard/guard-kinds.ts": "the guard's extension of the table with each kind's wire data",
-  "guard/era.ts": "the parameter each method of the stateless protocol revision is routed by",
+  "guard/policy/guard-kinds.ts": "the guard's extension of the table with each kind's wire data",
+  "guard/wire/era.ts": "the parameter each method of the stateless protocol revision is routed by",
 };
 
 function sources(dir: string): string[] {

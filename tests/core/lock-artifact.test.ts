@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { compareArtifacts, runsRecorded, type Artifact } from "../../src/core/artifact.js";
-import type { ServerDigests } from "../../src/core/digest.js";
-import type { JsonValue } from "../../src/core/json-value.js";
-import { renderLock, validateLock } from "../../src/core/lock.js";
-import { parseJson } from "../../src/core/strict-json.js";
+import { compareArtifacts, runsRecorded, type Artifact } from "../../src/core/source/artifact.js";
+import type { ServerDigests } from "../../src/core/contract/digest.js";
+import type { JsonValue } from "../../src/core/json/json-value.js";
+import { renderLock, validateLock } from "../../src/core/lock/lock.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 /** Asserts LOCK_CORRUPT with a message matching `message`. */

@@ -1,9 +1,9 @@
-// The credential scan of `contractpin check` (src/core/lock-credentials.ts):
+// The credential scan of `contractpin check` (src/core/lock/lock-credentials.ts):
 // the snapshots hold servers' prose, judged by token shapes only.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { containsSecret, holdsToken } from "../../src/core/credential-scan.js";
-import { sourceCredentials, tokenPointers } from "../../src/core/lock-credentials.js";
+import { containsSecret, holdsToken } from "../../src/core/source/credential-scan.js";
+import { sourceCredentials, tokenPointers } from "../../src/core/lock/lock-credentials.js";
 
 const TOKEN = "ghp_" + "Zq8x3Lw0Yt5Rb2Nk7Vm4Hc9Jp1Sd6Fg3";
 

@@ -1,4 +1,4 @@
-// The strict parser's native fast path (src/core/native-json.ts) must give
+// The strict parser's native fast path (src/core/json/native-json.ts) must give
 // exactly what the character-level parser gives: the same value, member order
 // and -0 included, or the same error. These tests check that it declines
 // every text it cannot prove clean, that it does take ordinary text, and,
@@ -9,12 +9,12 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import "../helpers/fc-seed.js";
 import { isContractpinError } from "../../src/core/errors.js";
-import type { JsonValue } from "../../src/core/json-value.js";
-import { digestTools } from "../../src/core/digest.js";
-import { renderLock } from "../../src/core/lock.js";
-import { parseNative } from "../../src/core/native-json.js";
-import { toolsFromDump } from "../../src/core/tools-list.js";
-import { MAX_DEPTH, parseJson } from "../../src/core/strict-json.js";
+import type { JsonValue } from "../../src/core/json/json-value.js";
+import { digestTools } from "../../src/core/contract/digest.js";
+import { renderLock } from "../../src/core/lock/lock.js";
+import { parseNative } from "../../src/core/json/native-json.js";
+import { toolsFromDump } from "../../src/core/contract/tools-list.js";
+import { MAX_DEPTH, parseJson } from "../../src/core/json/strict-json.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 describe("parseNative declines", () => {

@@ -1,14 +1,17 @@
-// The lock's auth member (src/core/server-auth.ts): how an http server
+// The lock's auth member (src/core/source/server-auth.ts): how an http server
 // authenticates, never a secret; and what reads, redaction and --allow-env
 // see of it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateAuth } from "../../src/core/server-auth.js";
-import { checkAllowedVariables, parseAllowedVariables } from "../../src/core/env-allowance.js";
-import { sourceCredentials } from "../../src/core/lock-credentials.js";
-import { expandedValues, referencedVariables } from "../../src/core/server-source.js";
-import type { JsonValue } from "../../src/core/json-value.js";
-import type { ServerSource } from "../../src/core/server-source.js";
+import { validateAuth } from "../../src/core/source/server-auth.js";
+import {
+  checkAllowedVariables,
+  parseAllowedVariables,
+} from "../../src/core/source/env-allowance.js";
+import { sourceCredentials } from "../../src/core/lock/lock-credentials.js";
+import { expandedValues, referencedVariables } from "../../src/core/source/server-source.js";
+import type { JsonValue } from "../../src/core/json/json-value.js";
+import type { ServerSource } from "../../src/core/source/server-source.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 const CC = {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { expandReferences } from "../../src/core/server-source.js";
-import { isCredentialName, looksLikeSecretValue } from "../../src/core/secrets.js";
-import { safeSource } from "../../src/core/source-policy.js";
+import { expandReferences } from "../../src/core/source/server-source.js";
+import { isCredentialName, looksLikeSecretValue } from "../../src/core/source/secrets.js";
+import { safeSource } from "../../src/core/source/source-policy.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 describe("secret heuristics", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseJson } from "../../src/core/strict-json.js";
-import { toolsFromDump } from "../../src/core/tools-list.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
+import { toolsFromDump } from "../../src/core/contract/tools-list.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 const dump = (text: string) => toolsFromDump(parseJson(text));

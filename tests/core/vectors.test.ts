@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { textPath } from "../../src/core/canonical-bytes.js";
-import { canonicalize } from "../../src/core/canonical-json.js";
-import { contractOf } from "../../src/core/contract.js";
+import { textPath } from "../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../src/core/json/canonical-json.js";
+import { contractOf } from "../../src/core/contract/contract.js";
 import {
   digestToolContracts,
   digestTools,
@@ -13,9 +13,9 @@ import {
   fieldDigests,
   toolDigest,
   type ServerDigests,
-} from "../../src/core/digest.js";
-import type { JsonValue } from "../../src/core/json-value.js";
-import { parseJson } from "../../src/core/strict-json.js";
+} from "../../src/core/contract/digest.js";
+import type { JsonValue } from "../../src/core/json/json-value.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 import { throwsCode } from "../helpers/assert-code.js";
 
 interface Vector {

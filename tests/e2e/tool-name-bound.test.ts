@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
-import { contractOf } from "../../src/core/contract.js";
+import { contractOf } from "../../src/core/contract/contract.js";
 import { MAX_TOOL_NAME_CHARS } from "../../src/core/limits.js";
 import { throwsCode } from "../helpers/assert-code.js";
 import { oneLine, pythonDigest, runCli } from "../helpers/cli.js";

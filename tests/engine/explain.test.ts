@@ -2,8 +2,8 @@
 // tools that moved, from their contracts. Pure.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ServerFinding } from "../../src/core/compare.js";
-import { contractOf, type Contract } from "../../src/core/contract.js";
+import type { ServerFinding } from "../../src/core/contract/compare.js";
+import { contractOf, type Contract } from "../../src/core/contract/contract.js";
 import { explainTools } from "../../src/engine/explain.js";
 
 const schema = { type: "object", properties: { q: { type: "string" } } };

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { ServerDigests } from "../../src/core/digest.js";
-import type { PinnedServer } from "../../src/core/lock.js";
-import { parseJson } from "../../src/core/strict-json.js";
+import type { ServerDigests } from "../../src/core/contract/digest.js";
+import type { PinnedServer } from "../../src/core/lock/lock.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 import { verifyServer } from "../../src/engine/verify.js";
 import type { ReadContext } from "../../src/sources/read-tools.js";
 import { Workspace } from "../helpers/workspace.js";

@@ -2,9 +2,9 @@
 // headers it derives from a message (SEP-2243 value encoding, by hand).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { JsonObject } from "../../src/core/json-value.js";
-import { parseJson } from "../../src/core/strict-json.js";
-import { envelopeOf, headerValue, standardHeaders } from "../../src/guard/era.js";
+import type { JsonObject } from "../../src/core/json/json-value.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
+import { envelopeOf, headerValue, standardHeaders } from "../../src/guard/wire/era.js";
 
 const parse = (text: string) => parseJson(Buffer.from(text, "utf8"));
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { atEnd, killAtEnd, tempDir } from "../helpers/cleanup.js";
-import { LockState } from "../../src/guard/lock-state.js";
+import { LockState } from "../../src/guard/policy/lock-state.js";
 import { Relay, type GuardEvent } from "../../src/guard/relay.js";
 import { CLI, pythonDigest, startCli } from "../helpers/cli.js";
 

@@ -1,5 +1,5 @@
 // The handshake's instructions when the lock cannot be read at that moment
-// (src/guard/handshake-policy.ts): the guard started with a readable lock,
+// (src/guard/policy/handshake-policy.ts): the guard started with a readable lock,
 // and the file was deleted or corrupted before the client's initialize. The
 // server's instructions are then removed, as the warning says, never relayed.
 import { rmSync, writeFileSync } from "node:fs";

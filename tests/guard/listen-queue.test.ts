@@ -5,7 +5,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ClientQueue, MAX_QUEUED } from "../../src/guard/client-queue.js";
+import { ClientQueue, MAX_QUEUED } from "../../src/guard/wire/client-queue.js";
 import { assert, fakeSetup, listening } from "./guard-harness.js";
 import { eventually, INIT, raw } from "./listen-raw.js";
 

@@ -1,4 +1,4 @@
-// The guard's table of checked methods (src/guard/method-policy.ts), in
+// The guard's table of checked methods (src/guard/policy/method-policy.ts), in
 // process: a method the guard does not check passes both ways unchanged,
 // also when its name is that of an Object member ("toString",
 // "constructor"), which must never be taken for a policy of the table; and

@@ -1,4 +1,4 @@
-// The order of what the guard writes to the client (src/guard/outbox.ts):
+// The order of what the guard writes to the client (src/guard/wire/outbox.ts):
 // a tools/list answer is checked against the lock before it is written, and
 // nothing the server sent after it (a notification, a request of its own, an
 // unchecked answer) may reach the client first.

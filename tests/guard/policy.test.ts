@@ -4,7 +4,7 @@
 import { describe, it } from "node:test";
 import { checkTools, isContractpinError, parseJson, type JsonValue } from "../../src/index.js";
 import { hears } from "../../src/guard/notice.js";
-import { replaceResultMember, spliceItems } from "../../src/guard/rewrite.js";
+import { replaceResultMember, spliceItems } from "../../src/guard/wire/rewrite.js";
 import { tempDir } from "../helpers/cleanup.js";
 import { assert, digestsOf } from "./guard-harness.js";
 

@@ -17,8 +17,8 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { isContractpinError } from "../../src/core/errors.js";
-import { validateLock } from "../../src/core/lock.js";
-import { parseJson } from "../../src/core/strict-json.js";
+import { validateLock } from "../../src/core/lock/lock.js";
+import { parseJson } from "../../src/core/json/strict-json.js";
 import {
   writeFileAtomic,
   writeReportAtomic,

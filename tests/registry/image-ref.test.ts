@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runnerPackage, withVersion } from "../../src/config/package-runner.js";
+import { runnerPackage, withVersion } from "../../src/core/source/package-runner.js";
 import { imageCredential } from "../../src/registry/image-auth.js";
 import { imageName, parseImageName, type ImageRef } from "../../src/registry/image-ref.js";
 import { compareTags, newestLike, newestVersionTag } from "../../src/registry/tag-order.js";

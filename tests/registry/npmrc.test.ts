@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runnerPackage, withVersion } from "../../src/config/package-runner.js";
+import { runnerPackage, withVersion } from "../../src/core/source/package-runner.js";
 import { authorizationFor, loadNpmConfig, registryFor } from "../../src/registry/npmrc.js";
 import { compareVersions } from "../../src/registry/versions.js";
 import { tempDir } from "../helpers/cleanup.js";

@@ -1,5 +1,5 @@
-import { canonicalize } from "../../core/canonical-json.js";
-import { parseJson } from "../../core/strict-json.js";
+import { canonicalize } from "../../core/json/canonical-json.js";
+import { parseJson } from "../../core/json/strict-json.js";
 import { readInput } from "../../io/read-input.js";
 import { parseCommandArgs } from "../args.js";
 import { EXIT } from "../exit-code.js";

@@ -1,4 +1,4 @@
-import { verdict } from "../../core/verdict.js";
+import { verdict } from "../../core/contract/verdict.js";
 import { ContractpinError } from "../../core/errors.js";
 import { diffSides } from "../../engine/diff.js";
 import { readDiffSide } from "../../io/diff-side.js";

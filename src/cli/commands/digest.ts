@@ -1,9 +1,9 @@
-import { digestTools } from "../../core/digest.js";
-import { prettyJson } from "../../core/pretty-json.js";
-import { parseJson } from "../../core/strict-json.js";
+import { digestTools } from "../../core/contract/digest.js";
+import { prettyJson } from "../../core/json/pretty-json.js";
+import { parseJson } from "../../core/json/strict-json.js";
 import { isSurfaceDump, surfaceFromDump } from "../../core/surface/dump.js";
 import { digestSurface, withSurfaceDigests } from "../../core/surface/surface.js";
-import { toolsFromDump } from "../../core/tools-list.js";
+import { toolsFromDump } from "../../core/contract/tools-list.js";
 import { readInput } from "../../io/read-input.js";
 import { parseCommandArgs } from "../args.js";
 import { EXIT } from "../exit-code.js";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { ContractpinError } from "../../core/errors.js";
-import type { ServerSource } from "../../core/server-source.js";
+import type { ServerSource } from "../../core/source/server-source.js";
 import { readDump } from "../../engine/dump.js";
 import { writeReportAtomic } from "../../io/atomic-write.js";
 import { checkoutBases, refuseLinks } from "../../io/write-target.js";

@@ -5,7 +5,7 @@ import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "..
 import type { Io } from "../io.js";
 import { severityNamed } from "../../core/findings/rules.js";
 import type { Severity } from "../../core/findings/rules.js";
-import type { OnDrift } from "../../guard/guard-types.js";
+import type { OnDrift } from "../../guard/policy/guard-types.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new]
                          [--on-drift=withhold|block|graded [--withhold-at SEVERITY]]
@@ -152,11 +152,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   // Loaded only for --listen: a stdio guard's client waits for its start (docs/guard.md#start-up).
   const listen =
-    values.listen === undefined ? undefined : await import("../../guard/listen-http.js");
+    values.listen === undefined ? undefined : await import("../../guard/faces/listen-http.js");
   const address =
     values.listen === undefined
       ? undefined
-      : (await import("../../guard/listen-address.js")).parseListen(
+      : (await import("../../guard/faces/listen-address.js")).parseListen(
           values.listen,
           values["listen-any"] === true,
         );

@@ -1,13 +1,13 @@
 import { homedir } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { GUARD_SKIP } from "../../config/import-config.js";
-import { sortedUnique, type LockConfigs } from "../../core/lock-configs.js";
+import { sortedUnique, type LockConfigs } from "../../core/lock/lock-configs.js";
 import type { ImportedConfigs } from "../../config/discover.js";
 import { ContractpinError } from "../../core/errors.js";
-import { artifactNote } from "../../core/artifact.js";
-import { setMember } from "../../core/json-value.js";
-import { timestamp, type Lock } from "../../core/lock.js";
-import { unsetVariables } from "../../core/server-source.js";
+import { artifactNote } from "../../core/source/artifact.js";
+import { setMember } from "../../core/json/json-value.js";
+import { timestamp, type Lock } from "../../core/lock/lock.js";
+import { unsetVariables } from "../../core/source/server-source.js";
 import { pinAll, requestsFromLock, type PinRequest } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";
 import { runnerFindings } from "../../engine/runner-review.js";

@@ -1,5 +1,5 @@
 import { resourceUrlFromServerUrl } from "@modelcontextprotocol/client";
-import { openStore } from "../../auth/store.js";
+import { openStore } from "../../auth/store/store.js";
 import { isContractpinError } from "../../core/errors.js";
 import { parseCommandArgs } from "../args.js";
 import { authTarget } from "../auth-target.js";

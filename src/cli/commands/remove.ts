@@ -1,5 +1,5 @@
-import { timestamp } from "../../core/lock.js";
-import { keptConfigs } from "../../core/lock-configs.js";
+import { timestamp } from "../../core/lock/lock.js";
+import { keptConfigs } from "../../core/lock/lock-configs.js";
 import { readLock, writeLock } from "../../io/lock-file.js";
 import { checkPinTargets, recordSnapshots } from "../../io/snapshot-record.js";
 import { parseCommandArgs } from "../args.js";

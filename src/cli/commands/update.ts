@@ -1,7 +1,7 @@
-import { setMember } from "../../core/json-value.js";
-import { keptConfigs } from "../../core/lock-configs.js";
-import { timestamp, type PinnedServer } from "../../core/lock.js";
-import { artifactNote } from "../../core/artifact.js";
+import { setMember } from "../../core/json/json-value.js";
+import { keptConfigs } from "../../core/lock/lock-configs.js";
+import { timestamp, type PinnedServer } from "../../core/lock/lock.js";
+import { artifactNote } from "../../core/source/artifact.js";
 import { firstSightFindings, notShown, shownFindings } from "../../core/findings/first-sight.js";
 import { pinAll, requestsFromLock } from "../../engine/repin.js";
 import { repinChanges } from "../../engine/repin-changes.js";

@@ -1,5 +1,5 @@
-import { anyMoved } from "../../core/compare.js";
-import { verdict } from "../../core/verdict.js";
+import { anyMoved } from "../../core/contract/compare.js";
+import { verdict } from "../../core/contract/verdict.js";
 import { ContractpinError } from "../../core/errors.js";
 import { notUpgradable, readCandidates, validTarget } from "../../engine/upgrade.js";
 import { findOutdated } from "../../engine/outdated.js";

@@ -1,12 +1,12 @@
-import { anyMoved, type ServerFinding } from "../../core/compare.js";
-import { verdict } from "../../core/verdict.js";
-import { parseAllowedVariables, type AllowedVariables } from "../../core/env-allowance.js";
+import { anyMoved, type ServerFinding } from "../../core/contract/compare.js";
+import { verdict } from "../../core/contract/verdict.js";
+import { parseAllowedVariables, type AllowedVariables } from "../../core/source/env-allowance.js";
 import { ContractpinError } from "../../core/errors.js";
 import { mapConcurrent } from "../../engine/concurrency.js";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { checkConfigSet } from "../../config/config-set.js";
-import type { Lock } from "../../core/lock.js";
+import type { Lock } from "../../core/lock/lock.js";
 import { verifyServer } from "../../engine/verify.js";
 import { failOn, FAIL_ON_OPTIONS } from "../fail-on.js";
 import { readLock } from "../../io/lock-file.js";

@@ -1,9 +1,9 @@
 import type { Finding } from "../../core/findings/finding.js";
 import { atOrAbove } from "../../core/findings/rules.js";
 import { SEVERITIES, type Severity } from "../../core/findings/rules.js";
-import type { JsonValue } from "../../core/json-value.js";
-import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
-import { PARTS, partWords } from "../../core/kinds.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import { escapeHiddenJson, prettyJson } from "../../core/json/pretty-json.js";
+import { PARTS, partWords } from "../../core/contract/kinds.js";
 import type { AuditRun, ServerAudit } from "../../engine/audit.js";
 import { displayName, style, type Style } from "./style.js";
 import { findingJson } from "./verify-json.js";

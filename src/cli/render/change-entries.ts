@@ -1,6 +1,6 @@
-import { canonicalize } from "../../core/canonical-json.js";
-import type { Contract } from "../../core/contract.js";
-import { getMember, isJsonObject, type JsonValue } from "../../core/json-value.js";
+import { canonicalize } from "../../core/json/canonical-json.js";
+import type { Contract } from "../../core/contract/contract.js";
+import { getMember, isJsonObject, type JsonValue } from "../../core/json/json-value.js";
 import {
   appendPointer,
   diffJson,
@@ -10,7 +10,7 @@ import {
 } from "../../core/findings/diff-json.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { SEVERITIES } from "../../core/findings/rules.js";
-import { sortKeys } from "../../core/sort-keys.js";
+import { sortKeys } from "../../core/json/sort-keys.js";
 
 /** The contract fields a change report compares, in the order it shows them. */
 export const REPORTED_FIELDS = [

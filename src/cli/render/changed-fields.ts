@@ -1,5 +1,5 @@
-import type { ToolFinding } from "../../core/compare.js";
-import type { ContractField } from "../../core/contract.js";
+import type { ToolFinding } from "../../core/contract/compare.js";
+import type { ContractField } from "../../core/contract/contract.js";
 import type { ToolExplained } from "../../engine/explain.js";
 
 /** What a report can say about which fields of a drifted tool changed. */

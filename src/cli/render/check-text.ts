@@ -1,6 +1,6 @@
-import type { CheckProblem } from "../../core/lock-check.js";
+import type { CheckProblem } from "../../core/lock/lock-check.js";
 import type { SurfacePart } from "../../core/surface/check-surface.js";
-import { SURFACE_KINDS } from "../../core/kinds.js";
+import { SURFACE_KINDS } from "../../core/contract/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { CheckRun } from "../../engine/check.js";
 import { lockWords, shellWord } from "./shell.js";

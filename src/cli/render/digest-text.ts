@@ -1,5 +1,5 @@
-import type { ServerDigests } from "../../core/digest.js";
-import { SURFACE_KINDS } from "../../core/kinds.js";
+import type { ServerDigests } from "../../core/contract/digest.js";
+import { SURFACE_KINDS } from "../../core/contract/kinds.js";
 import { displayName, style } from "./style.js";
 
 /** Human-readable digests of one tool list: the server digest, then one line per tool. */

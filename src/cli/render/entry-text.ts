@@ -1,9 +1,9 @@
 import { renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
-import type { ToolStatus } from "../../core/compare.js";
+import type { ToolStatus } from "../../core/contract/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { markValues, renderMarked } from "../../core/findings/launch-diff.js";
-import type { JsonValue } from "../../core/json-value.js";
+import type { JsonValue } from "../../core/json/json-value.js";
 import { visibleText } from "../../core/visible-text.js";
 import { shellWord } from "./shell.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";

@@ -1,4 +1,4 @@
-import { canonicalize } from "../../core/canonical-json.js";
+import { canonicalize } from "../../core/json/canonical-json.js";
 import { ruleOf } from "../../core/findings/rules.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";

@@ -1,5 +1,5 @@
-import type { JsonValue } from "../../core/json-value.js";
-import { prettyJson } from "../../core/pretty-json.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import { prettyJson } from "../../core/json/pretty-json.js";
 import { renderJsonValue } from "../../core/findings/diff-json.js";
 import { visibleText } from "../../core/visible-text.js";
 import { splitValue } from "./change-entries.js";

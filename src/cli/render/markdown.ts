@@ -1,4 +1,4 @@
-import { summarize } from "../../core/compare.js";
+import { summarize } from "../../core/contract/compare.js";
 import { visibleText } from "../../core/visible-text.js";
 import { reportSubject, type DriftReport, type ReportItem } from "./report-model.js";
 import { groupItems, groupMessage } from "./item-groups.js";

@@ -1,7 +1,7 @@
-import type { ServerFinding } from "../../core/compare.js";
+import type { ServerFinding } from "../../core/contract/compare.js";
 import type { Finding } from "../../core/findings/finding.js";
-import type { PinnedServer } from "../../core/lock.js";
-import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
+import type { PinnedServer } from "../../core/lock/lock.js";
+import { escapeHiddenJson, prettyJson } from "../../core/json/pretty-json.js";
 import { countBySeverity, toolFindingJson } from "./audit-text.js";
 
 /** The identifier of the --json output of add, init and update (documented in the README). */

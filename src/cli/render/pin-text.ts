@@ -1,10 +1,10 @@
-import { artifactText } from "../../core/artifact.js";
-import type { ServerFinding } from "../../core/compare.js";
+import { artifactText } from "../../core/source/artifact.js";
+import type { ServerFinding } from "../../core/contract/compare.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained } from "../../engine/explain.js";
-import type { PinnedServer } from "../../core/lock.js";
-import { describeSource } from "../../core/server-source.js";
-import { SURFACE_KINDS } from "../../core/kinds.js";
+import type { PinnedServer } from "../../core/lock/lock.js";
+import { describeSource } from "../../core/source/server-source.js";
+import { SURFACE_KINDS } from "../../core/contract/kinds.js";
 import { findingLine } from "./entry-text.js";
 import type { Finding } from "../../core/findings/finding.js";
 import type { RuleId } from "../../core/findings/rules.js";

@@ -1,4 +1,4 @@
-import type { ServerFinding } from "../../core/compare.js";
+import type { ServerFinding } from "../../core/contract/compare.js";
 import { displayName } from "./style.js";
 
 /** Reports servers as they are read: on stderr, so stdout stays the report. */

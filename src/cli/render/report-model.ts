@@ -1,11 +1,11 @@
 import type { ConfigReport } from "../../config/config-set.js";
-import type { ServerFinding } from "../../core/compare.js";
-import type { Digest } from "../../core/digest.js";
+import type { ServerFinding } from "../../core/contract/compare.js";
+import type { Digest } from "../../core/contract/digest.js";
 import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
 import { aboutAddedPart } from "../../core/surface/findings.js";
-import type { LockLines } from "../../core/lock-lines.js";
-import { escapeHiddenJson } from "../../core/pretty-json.js";
+import type { LockLines } from "../../core/lock/lock-lines.js";
+import { escapeHiddenJson } from "../../core/json/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
 import type { Subject } from "./verify-text.js";

@@ -1,4 +1,4 @@
-import { shellWord } from "../../core/shell-word.js";
+import { shellWord } from "../../core/source/shell-word.js";
 
 export { shellWord };
 

@@ -3,11 +3,11 @@ import {
   surfaceKey,
   type SurfaceExplained,
   type SurfaceFinding,
-} from "../../core/compare.js";
+} from "../../core/contract/compare.js";
 import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
 import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
-import { isJsonObject, type JsonValue } from "../../core/json-value.js";
-import { kindById } from "../../core/kinds.js";
+import { isJsonObject, type JsonValue } from "../../core/json/json-value.js";
+import { kindById } from "../../core/contract/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import { statusLabel } from "./entry-text.js";

@@ -1,8 +1,8 @@
-import { summarize, type ServerFinding } from "../../core/compare.js";
-import { canonicalize } from "../../core/canonical-json.js";
+import { summarize, type ServerFinding } from "../../core/contract/compare.js";
+import { canonicalize } from "../../core/json/canonical-json.js";
 import type { Finding } from "../../core/findings/finding.js";
-import type { JsonValue } from "../../core/json-value.js";
-import { escapeHiddenJson, prettyJson } from "../../core/pretty-json.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import { escapeHiddenJson, prettyJson } from "../../core/json/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
 import { driftedFields } from "./changed-fields.js";
 import type { ConfigReport } from "../../config/config-set.js";

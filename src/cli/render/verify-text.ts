@@ -1,6 +1,11 @@
-import { countItems, summarize, type ServerFinding, type ToolFinding } from "../../core/compare.js";
-import type { JsonValue } from "../../core/json-value.js";
-import { PARTS, partWords } from "../../core/kinds.js";
+import {
+  countItems,
+  summarize,
+  type ServerFinding,
+  type ToolFinding,
+} from "../../core/contract/compare.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import { PARTS, partWords } from "../../core/contract/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
 import { changeEntries, REPORTED_FIELDS } from "./change-entries.js";

@@ -1,5 +1,5 @@
-import type { Lock } from "../../core/lock.js";
-import type { ServerSource } from "../../core/server-source.js";
+import type { Lock } from "../../core/lock/lock.js";
+import type { ServerSource } from "../../core/source/server-source.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, serverEntries } from "../formats.js";
 import { readConfigDocument, readConfigText } from "../read-document.js";

@@ -1,7 +1,7 @@
-import { WRAPPED_ENTRY_VARIABLE } from "../../core/guard-command.js";
-import { REFERENCE } from "../../core/secrets.js";
-import type { ServerSource } from "../../core/server-source.js";
-import { referencedVariables } from "../../core/server-source.js";
+import { WRAPPED_ENTRY_VARIABLE } from "../../core/source/guard-command.js";
+import { REFERENCE } from "../../core/source/secrets.js";
+import type { ServerSource } from "../../core/source/server-source.js";
+import { referencedVariables } from "../../core/source/server-source.js";
 import type { ConfigFormat } from "../formats.js";
 import type { ImportedServer } from "../map-server.js";
 import type { RawServer } from "../raw-server.js";

@@ -1,4 +1,4 @@
-import { memberSpans, valueSpan, type Span } from "../../guard/json-spans.js";
+import { memberSpans, valueSpan, type Span } from "../../core/json/json-spans.js";
 import { stripJsonc } from "../jsonc.js";
 import { TRANSPORT_KEYS, type GuardFields } from "./guard-fields.js";
 

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { getMember, isJsonObject } from "../../core/json-value.js";
+import { getMember, isJsonObject } from "../../core/json/json-value.js";
 
 /** How a wrapped entry runs contractpin: the argv before `guard`, and how it names the lock. */
 export interface LaunchForm {

@@ -1,5 +1,5 @@
-import type { Lock, PinnedServer } from "../../core/lock.js";
-import type { ServerSource } from "../../core/server-source.js";
+import type { Lock, PinnedServer } from "../../core/lock/lock.js";
+import type { ServerSource } from "../../core/source/server-source.js";
 import { mapServer, type ImportedServer, type MapContext } from "../map-server.js";
 import type { RawServer } from "../raw-server.js";
 

@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { Lock } from "../../core/lock.js";
-import type { Span } from "../../guard/json-spans.js";
+import type { Lock } from "../../core/lock/lock.js";
+import type { Span } from "../../core/json/json-spans.js";
 import { configInvalid } from "../config-error.js";
 import { detectFormat, EXPECTED_KEYS, serverEntries, type ServerEntry } from "../formats.js";
 import { readRawServer } from "../raw-server.js";

@@ -3,9 +3,9 @@ import {
   credentialInUrlText,
   holdsToken,
   isLiteralEnvCredential,
-} from "../../core/credential-scan.js";
-import { redactor } from "../../core/redact.js";
-import { hasReference, isCredentialName, literalPart } from "../../core/secrets.js";
+} from "../../core/source/credential-scan.js";
+import { redactor } from "../../core/source/redact.js";
+import { hasReference, isCredentialName, literalPart } from "../../core/source/secrets.js";
 import type { RawServer } from "../raw-server.js";
 import { ORIGINAL_VARIABLE } from "./guard-fields.js";
 

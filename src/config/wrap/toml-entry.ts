@@ -1,5 +1,5 @@
 import { parse as parseToml } from "smol-toml";
-import type { Span } from "../../guard/json-spans.js";
+import type { Span } from "../../core/json/json-spans.js";
 import { TRANSPORT_KEYS, type GuardFields } from "./guard-fields.js";
 
 /**

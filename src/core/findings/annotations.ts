@@ -1,4 +1,4 @@
-import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
+import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
 import type { FindingDraft } from "./finding.js";
 import type { RuleId } from "./rules.js";
 

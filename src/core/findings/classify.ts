@@ -1,5 +1,5 @@
-import type { Contract } from "../contract.js";
-import type { JsonValue } from "../json-value.js";
+import type { Contract } from "../contract/contract.js";
+import type { JsonValue } from "../json/json-value.js";
 import { hintFindings } from "./annotations.js";
 import { claimFindings } from "./hint-claims.js";
 import { sameJson } from "./diff-json.js";

@@ -1,6 +1,6 @@
-import { canonicalize } from "../canonical-json.js";
-import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
-import { sortKeys } from "../sort-keys.js";
+import { canonicalize } from "../json/canonical-json.js";
+import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
+import { sortKeys } from "../json/sort-keys.js";
 import { visibleText } from "../visible-text.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json-value.js";
+import type { JsonValue } from "../json/json-value.js";
 import { RULES, SEVERITIES, type RuleId, type Severity } from "./rules.js";
 
 /**

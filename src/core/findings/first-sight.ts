@@ -1,7 +1,7 @@
-import type { Contract } from "../contract.js";
-import type { JsonValue } from "../json-value.js";
-import { SURFACE_KINDS } from "../kinds.js";
-import type { SurfacePart } from "../compare.js";
+import type { Contract } from "../contract/contract.js";
+import type { JsonValue } from "../json/json-value.js";
+import { SURFACE_KINDS } from "../contract/kinds.js";
+import type { SurfacePart } from "../contract/compare.js";
 import { surfaceFindings } from "../surface/findings.js";
 import type { SurfaceContracts } from "../surface/surface.js";
 import { classifyServer } from "./classify.js";

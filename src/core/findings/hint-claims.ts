@@ -1,5 +1,5 @@
-import type { Contract } from "../contract.js";
-import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
+import type { Contract } from "../contract/contract.js";
+import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
 import { hint, raw } from "./annotations.js";
 import type { FindingDraft } from "./finding.js";
 import { searchable } from "./text-checks.js";

@@ -1,4 +1,4 @@
-import { getMember, type JsonObject, type JsonValue } from "../json-value.js";
+import { getMember, type JsonObject, type JsonValue } from "../json/json-value.js";
 import { appendPointer, sameJson } from "./diff-json.js";
 import type { FindingDraft } from "./finding.js";
 

@@ -1,6 +1,6 @@
-import { canonicalize } from "../canonical-json.js";
-import type { JsonValue } from "../json-value.js";
-import type { ServerSource } from "../server-source.js";
+import { canonicalize } from "../json/canonical-json.js";
+import type { JsonValue } from "../json/json-value.js";
+import type { ServerSource } from "../source/server-source.js";
 import { sameJson } from "./diff-json.js";
 import { diffChars, renderWordDiff, type TextChange, type WordDiffPaint } from "./diff-text.js";
 import { confusableMap } from "./read-text.js";
@@ -74,7 +74,7 @@ export interface LaunchPartChange {
   marked: MarkedValues;
 }
 
-/** The registry a package runner takes its packages from (as config/package-runner.ts names them). */
+/** The registry a package runner takes its packages from (as core/source/package-runner.ts names them). */
 export type RunnerEcosystem = "npm" | "python" | "pipx" | "docker";
 
 /** The package (or image) a command runs through a package runner. */
@@ -87,7 +87,7 @@ export interface RunnerName {
 }
 
 /**
- * Reads the package a command runs (config/package-runner.ts `runnerPackage`),
+ * Reads the package a command runs (core/source/package-runner.ts `runnerPackage`),
  * passed in so that this module stays pure and below the config layer.
  */
 export type PackageOf = (command: readonly string[]) => RunnerName | undefined;

@@ -1,5 +1,5 @@
-import { getMember } from "../json-value.js";
-import { SURFACE_KINDS } from "../kinds.js";
+import { getMember } from "../json/json-value.js";
+import { SURFACE_KINDS } from "../contract/kinds.js";
 import type { SurfaceContracts } from "../surface/surface.js";
 import { confusableMap } from "./read-text.js";
 

@@ -1,6 +1,6 @@
-import { canonicalize } from "../canonical-json.js";
-import type { Contract } from "../contract.js";
-import type { JsonValue } from "../json-value.js";
+import { canonicalize } from "../json/canonical-json.js";
+import type { Contract } from "../contract/contract.js";
+import type { JsonValue } from "../json/json-value.js";
 import { sameJson } from "./diff-json.js";
 
 /**

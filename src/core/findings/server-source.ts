@@ -1,5 +1,5 @@
-import type { JsonValue } from "../json-value.js";
-import type { ServerSource } from "../server-source.js";
+import type { JsonValue } from "../json/json-value.js";
+import type { ServerSource } from "../source/server-source.js";
 import { sameJson } from "./diff-json.js";
 import { toFinding, type Finding } from "./finding.js";
 import { commandLookAlike, type PackageOf } from "./launch-diff.js";

@@ -1,4 +1,4 @@
-import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
+import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
 import { codePointLabel, hiddenCodePoints } from "../visible-text.js";
 import { diffJson } from "./diff-json.js";
 import type { FindingDraft } from "./finding.js";

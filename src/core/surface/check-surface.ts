@@ -1,8 +1,8 @@
-import { digestIs, isPinnedEntry, mismatchedFields, type Digest } from "../digest.js";
-import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
-import type { Lock } from "../lock.js";
+import { digestIs, isPinnedEntry, mismatchedFields, type Digest } from "../contract/digest.js";
+import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
+import type { Lock } from "../lock/lock.js";
 import { digestItem, itemContractOf, type ItemDigests } from "./items.js";
-import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
+import { SURFACE_KINDS, type SurfaceKind } from "../contract/kinds.js";
 import type { SurfaceDigests } from "./surface.js";
 
 /**

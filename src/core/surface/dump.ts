@@ -1,7 +1,7 @@
 import { ContractpinError } from "../errors.js";
-import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
-import { isMethodNotFound, itemsFromPages } from "../tools-list.js";
-import { SURFACE_KINDS, type SurfaceKind } from "../kinds.js";
+import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
+import { isMethodNotFound, itemsFromPages } from "../contract/tools-list.js";
+import { SURFACE_KINDS, type SurfaceKind } from "../contract/kinds.js";
 import type { ServedSurface } from "./surface.js";
 
 /** The member that marks a surface dump, and its only version (SPEC.md 10.3). */

@@ -2,9 +2,9 @@ import { appendPointer } from "../findings/diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "../findings/finding.js";
 import type { NamedPart } from "../findings/name-skeleton.js";
 import { stringFindings, textFindings } from "../findings/text-checks.js";
-import { getMember, isJsonObject, type JsonValue } from "../json-value.js";
-import type { SurfaceExplained, SurfaceFinding } from "../compare.js";
-import { kindById } from "../kinds.js";
+import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
+import type { SurfaceExplained, SurfaceFinding } from "../contract/compare.js";
+import { kindById } from "../contract/kinds.js";
 import type { SurfaceContracts } from "./surface.js";
 
 /**

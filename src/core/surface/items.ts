@@ -1,13 +1,13 @@
-import { CanonicalWriter } from "../canonical-bytes.js";
-import { countCodePoints } from "../contract.js";
-import { digestOfCanonical, serverDigest } from "../digest.js";
-import type { Digest, ItemDigests, ListDigests } from "../digest-types.js";
+import { CanonicalWriter } from "../json/canonical-bytes.js";
+import { countCodePoints } from "../contract/contract.js";
+import { digestOfCanonical, serverDigest } from "../contract/digest.js";
+import type { Digest, ItemDigests, ListDigests } from "../contract/digest-types.js";
 import { ContractpinError } from "../errors.js";
-import { getMember, isJsonObject, setMember, type JsonValue } from "../json-value.js";
+import { getMember, isJsonObject, setMember, type JsonValue } from "../json/json-value.js";
 import { MAX_TOOL_NAME_CHARS } from "../limits.js";
-import type { SurfaceKind } from "../kinds.js";
+import type { SurfaceKind } from "../contract/kinds.js";
 
-export type { ItemDigests, ListDigests } from "../digest-types.js";
+export type { ItemDigests, ListDigests } from "../contract/digest-types.js";
 
 /** The contract of one prompt, resource template or resource (SPEC.md 10.2): its kind's fields only. */
 export type ItemContract = Record<string, JsonValue>;

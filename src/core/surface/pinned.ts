@@ -1,7 +1,7 @@
-import type { ServerDigests } from "../digest.js";
-import type { JsonValue } from "../json-value.js";
+import type { ServerDigests } from "../contract/digest.js";
+import type { JsonValue } from "../json/json-value.js";
 import { digestItem, itemContractOf } from "./items.js";
-import type { SurfaceKind } from "../kinds.js";
+import type { SurfaceKind } from "../contract/kinds.js";
 import { instructionsDigest } from "./surface.js";
 
 /**

@@ -1,10 +1,10 @@
-import { digestValue, type Digest, type ServerDigests } from "../digest.js";
-import { setMember, type JsonValue } from "../json-value.js";
+import { digestValue, type Digest, type ServerDigests } from "../contract/digest.js";
+import { setMember, type JsonValue } from "../json/json-value.js";
 import { digestItems, type ItemContract } from "./items.js";
-import { SURFACE_KINDS, type KindId } from "../kinds.js";
-import type { SurfaceDigests } from "../digest-types.js";
+import { SURFACE_KINDS, type KindId } from "../contract/kinds.js";
+import type { SurfaceDigests } from "../contract/digest-types.js";
 
-export type { SurfaceDigests } from "../digest-types.js";
+export type { SurfaceDigests } from "../contract/digest-types.js";
 
 /**
  * What a server serves besides its tools, as read (SPEC.md 10.1): its

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../core/json-value.js";
+import type { JsonObject } from "../../core/json/json-value.js";
 
 /**
  * The requests whose responses are kept, raw, for what is pinned: the lists

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { getMember, isJsonObject, setMember, type JsonObject } from "../../core/json-value.js";
+import { getMember, isJsonObject, setMember, type JsonObject } from "../../core/json/json-value.js";
 
 /** The requests whose result the library checks against its schema before a read can start. */
 const HANDSHAKES = new Set(["initialize", "server/discover"]);

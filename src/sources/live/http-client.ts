@@ -5,7 +5,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
-import type { HttpSource } from "../../core/server-source.js";
+import type { HttpSource } from "../../core/source/server-source.js";
 import type { Authorize, ReadContext } from "../read-context.js";
 import { tapFetch } from "./http-tap.js";
 import { httpTarget } from "./http-target.js";

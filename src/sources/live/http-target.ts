@@ -1,5 +1,5 @@
 import { ContractpinError } from "../../core/errors.js";
-import { expandReferences, type HttpSource } from "../../core/server-source.js";
+import { expandReferences, type HttpSource } from "../../core/source/server-source.js";
 
 /**
  * The URL and headers of an HTTP server with every `${VAR}` expanded: what

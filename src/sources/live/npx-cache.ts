@@ -10,8 +10,8 @@ import { createHash } from "node:crypto";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { npxPackages } from "../../config/package-runner.js";
-import { shellWord } from "../../core/shell-word.js";
+import { npxPackages } from "../../core/source/package-runner.js";
+import { shellWord } from "../../core/source/shell-word.js";
 import type { SpawnSpec } from "./stdio-transport.js";
 
 /** npx's install folder of a server's packages, and whether it existed before the read. */

@@ -1,7 +1,7 @@
 import { ContractpinError } from "../../core/errors.js";
-import { isJsonObject, type JsonValue } from "../../core/json-value.js";
+import { isJsonObject, type JsonValue } from "../../core/json/json-value.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../core/limits.js";
-import { parseJson } from "../../core/strict-json.js";
+import { parseJson } from "../../core/json/strict-json.js";
 import type { ReadContext } from "../read-context.js";
 import { CapturedResponses } from "./captured-responses.js";
 import { mayAnswer, mayAnswerLater } from "./response-id.js";

@@ -4,8 +4,8 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { ContractpinError, isContractpinError, type WithDetail } from "../../core/errors.js";
-import type { JsonValue } from "../../core/json-value.js";
-import type { HttpSource, StdioSource } from "../../core/server-source.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import type { HttpSource, StdioSource } from "../../core/source/server-source.js";
 import { packageVersion } from "../../io/version.js";
 import type { ReadContext, ServerRead } from "../read-context.js";
 import { describeError, describeExit } from "./describe-error.js";

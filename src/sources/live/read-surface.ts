@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
-import { getMember, isJsonObject, type JsonObject } from "../../core/json-value.js";
+import { getMember, isJsonObject, type JsonObject } from "../../core/json/json-value.js";
 import { advertises, capabilitiesOf } from "../../core/surface/dump.js";
-import { SURFACE_KINDS } from "../../core/kinds.js";
+import { SURFACE_KINDS } from "../../core/contract/kinds.js";
 import type { ServedSurface } from "../../core/surface/surface.js";
 import type { ReadContext } from "../read-context.js";
 import type { RawLog } from "./raw-log.js";

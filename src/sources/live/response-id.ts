@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../core/json-value.js";
+import type { JsonValue } from "../../core/json/json-value.js";
 
 /**
  * Whether a client built on the official MCP library could take a response

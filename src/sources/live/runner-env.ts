@@ -1,4 +1,4 @@
-import { containsSecret, urlCredential } from "../../core/credential-scan.js";
+import { containsSecret, urlCredential } from "../../core/source/credential-scan.js";
 
 /**
  * What a package runner (npx, npm exec, pnpm dlx, bunx, uvx, pipx) needs to

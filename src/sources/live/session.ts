@@ -1,7 +1,7 @@
 import { Client, ProtocolError, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { ContractpinError } from "../../core/errors.js";
-import type { JsonValue } from "../../core/json-value.js";
-import { isMethodNotFound, itemsPage } from "../../core/tools-list.js";
+import type { JsonValue } from "../../core/json/json-value.js";
+import { isMethodNotFound, itemsPage } from "../../core/contract/tools-list.js";
 import type { ReadContext } from "../read-context.js";
 import { describeError } from "./describe-error.js";
 import type { RawLog } from "./raw-log.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { expandReferences, type StdioSource } from "../../core/server-source.js";
+import { expandReferences, type StdioSource } from "../../core/source/server-source.js";
 import type { ReadContext } from "../read-context.js";
 import { RUNNER_ENV, withheldBecause } from "./runner-env.js";
 import type { SpawnSpec } from "./stdio-transport.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Contract } from "../../../src/core/contract.js";
+import type { Contract } from "../../../src/core/contract/contract.js";
 import {
   classifyServer,
   classifyTool,
@@ -11,10 +11,10 @@ import {
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { checkConfigs } from "../../../src/config/config-check.js";
-import type { Lock } from "../../../src/core/lock.js";
-import { runnerPackage } from "../../../src/config/package-runner.js";
+import type { Lock } from "../../../src/core/lock/lock.js";
+import { runnerPackage } from "../../../src/core/source/package-runner.js";
 import { runnerFinding } from "../../../src/engine/runner-review.js";
-import { artifactFindings, artifactUncheckedFinding } from "../../../src/core/artifact.js";
+import { artifactFindings, artifactUncheckedFinding } from "../../../src/core/source/artifact.js";
 import { surfaceFindings } from "../../../src/core/surface/findings.js";
 import { lookAlikes } from "../../../src/core/findings/name-skeleton.js";
 import { RULES, type RuleId, type Severity } from "../../../src/core/findings/rules.js";

@@ -12,8 +12,8 @@ import {
   renderWordDiff,
   type TextChange,
 } from "../../../src/core/findings/diff-text.js";
-import type { JsonValue } from "../../../src/core/json-value.js";
-import { parseJson } from "../../../src/core/strict-json.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
 
 const wordDiff = (a: string, b: string) => renderWordDiff(diffWords(a, b));
 const side = (changes: TextChange[], drop: TextChange["kind"]) =>

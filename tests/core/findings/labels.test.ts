@@ -4,9 +4,9 @@
 // holds a plain-word tool name does not mention it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Contract } from "../../../src/core/contract.js";
+import type { Contract } from "../../../src/core/contract/contract.js";
 import { classifyServer, classifyTool } from "../../../src/core/findings/classify.js";
-import type { JsonValue } from "../../../src/core/json-value.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
 
 const withSchema = (inputSchema: JsonValue): Contract => ({
   name: "read_file",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runnerPackage } from "../../../src/config/package-runner.js";
+import { runnerPackage } from "../../../src/core/source/package-runner.js";
 import { diffChars } from "../../../src/core/findings/diff-text.js";
 import {
   confusablePackageNames,

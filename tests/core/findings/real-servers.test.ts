@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { contractOf, type Contract } from "../../../src/core/contract.js";
+import { contractOf, type Contract } from "../../../src/core/contract/contract.js";
 import { classifyServer } from "../../../src/core/findings/classify.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { firstSightFindings } from "../../../src/core/findings/first-sight.js";
 import { surfaceFromDump } from "../../../src/core/surface/dump.js";
 import { digestSurface } from "../../../src/core/surface/surface.js";
-import { parseJson } from "../../../src/core/strict-json.js";
-import { toolsFromDump } from "../../../src/core/tools-list.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { toolsFromDump } from "../../../src/core/contract/tools-list.js";
 import { tempDir } from "../../helpers/cleanup.js";
 import { rawStdioDump, rawSurfaceDump, SERVERS } from "../../helpers/servers.js";
 

@@ -12,12 +12,12 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { canonicalize } from "../../../src/core/canonical-json.js";
-import { contractOf, type Contract } from "../../../src/core/contract.js";
-import type { ServerDigests } from "../../../src/core/digest.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { contractOf, type Contract } from "../../../src/core/contract/contract.js";
+import type { ServerDigests } from "../../../src/core/contract/digest.js";
 import { isContractpinError } from "../../../src/core/errors.js";
 import { MAX_LOCK_BYTES } from "../../../src/core/limits.js";
-import { parseJson } from "../../../src/core/strict-json.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
 import {
   readSnapshot,
   renderSnapshot,
