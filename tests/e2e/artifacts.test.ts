@@ -75,7 +75,11 @@ describe("npm: dist.integrity", () => {
     const { ws, env, home } = project();
     const init = runCli(["init"], { cwd: ws.dir, env });
     assert.equal(init.code, 0, init.stderr);
-    assert.equal(ws.lockJson().contractpin, "2");
+    // init covers the project's configs (format 3) but records no artifact.
+    assert.equal(
+      Object.hasOwn((ws.lockJson().servers as Record<string, object>)["dict"]!, "artifact"),
+      false,
+    );
     const viewed = viewIntegrity("1.0.0");
     const recorded = runCli(["update", "--artifacts"], { cwd: ws.dir, env });
     assert.equal(recorded.code, 0, recorded.stderr);

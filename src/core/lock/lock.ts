@@ -112,6 +112,9 @@ export function sourceOf(value: JsonValue, name: string): ServerSource | undefin
     if (!Object.hasOwn(servers, name)) return undefined;
     const where = pathKey("servers", name);
     const server = object(servers[name], where);
+    // A server that records its artifact runs by the recorded digest
+    // (runsRecorded), which only the whole validated entry gives.
+    if (getMember(server, "artifact") !== undefined) return undefined;
     const transport = getMember(server, "transport");
     if (typeof transport !== "string" || !(TRANSPORTS as readonly string[]).includes(transport))
       return undefined;
