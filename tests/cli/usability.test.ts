@@ -207,7 +207,11 @@ describe("add", () => {
     const home = ws.path("home");
     mkdirSync(home);
     writeFileSync(join(home, ".npmrc"), "registry=http://127.0.0.1:1/\n");
-    const env = { PATH: `${bin}:${process.env["PATH"]}`, HOME: home, npm_config_registry: undefined };
+    const env = {
+      PATH: `${bin}:${process.env["PATH"]}`,
+      HOME: home,
+      npm_config_registry: undefined,
+    };
     const r = runCli(["add", "m", "--", "npx", "-y", "@acme/mcp-search"], { cwd: ws.dir, env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(
