@@ -6,6 +6,7 @@ import {
   type ServerFinding,
 } from "./compare.js";
 import type { Contract } from "./contract.js";
+import { SURFACE_KINDS } from "./kinds.js";
 import { digestToolContracts, type ServerDigests } from "./digest.js";
 import type { JsonValue } from "../json/json-value.js";
 import {
@@ -28,7 +29,7 @@ export interface ServedComparison {
   finding: ServerFinding;
   /** The served contracts of the drifted and added tools (to show the change). */
   changed: Contract[];
-  /** The served surface's contracts, for a server that pins its surface and moved. */
+  /** The served surface's contracts, for a server that pins its surface and where anything moved. */
   surfaceContracts?: SurfaceContracts;
 }
 
@@ -56,9 +57,10 @@ export function compareServed(
   let finding = compareServer(name, pinned, live.digests, options);
   let surfaceContracts: SurfaceContracts | undefined;
   if (pinned.surface !== undefined) {
+    // Every kind a surface read takes is then not served (opt-in ones are not read).
     const read = served.surface ?? {
       instructions: undefined,
-      lists: { prompts: null, resource_templates: null },
+      lists: Object.fromEntries(SURFACE_KINDS.filter((k) => !k.optIn).map((k) => [k.id, null])),
     };
     const surface = digestSurface(read);
     finding = withSurface(finding, compareSurface(pinned.surface, surface.digests), options);
