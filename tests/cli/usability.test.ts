@@ -203,14 +203,15 @@ describe("add", () => {
       { mode: 0o755 },
     );
     // The review asks the runner's registry for the version that would run now:
-    // here one that cannot be asked (port 1, which fetch refuses), never the public one.
+    // here one that cannot be asked (port 1, which fetch refuses), never the public one;
+    // set in npm's highest layer too, since `npm test` sets npm_config_* of its own.
     const home = ws.path("home");
     mkdirSync(home);
     writeFileSync(join(home, ".npmrc"), "registry=http://127.0.0.1:1/\n");
     const env = {
       PATH: `${bin}:${process.env["PATH"]}`,
       HOME: home,
-      npm_config_registry: undefined,
+      npm_config_registry: "http://127.0.0.1:1/",
     };
     const r = runCli(["add", "m", "--", "npx", "-y", "@acme/mcp-search"], { cwd: ws.dir, env });
     assert.equal(r.code, 0, r.stderr);
