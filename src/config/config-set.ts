@@ -3,10 +3,10 @@
 // where clients keep them, and with --user the user-level ones. The parsers
 // are loaded only when some file exists: a project without client configs
 // pays a few stat calls.
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Lock } from "../core/lock/lock.js";
 import type { ConfigFinding, ConfigInput } from "./config-check.js";
+import { readConfigFile } from "./config-file.js";
 import { configLocations, folderConfigs } from "./locations.js";
 
 /** What the config set is read from. */
@@ -49,17 +49,17 @@ export async function checkConfigSet(lock: Lock, options: ConfigSetOptions): Pro
   const candidates = configCandidates(lock, options);
   const read: { candidate: Candidate; bytes?: Uint8Array; error?: string }[] = [];
   for (const candidate of candidates) {
-    try {
-      read.push({ candidate, bytes: await readFile(candidate.path) });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (!candidate.required && (code === "ENOENT" || code === "ENOTDIR")) continue;
-      const why = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`;
-      read.push({
-        candidate,
-        error: `${shown(candidate.path)}: ${why}${candidate.required ? " (the lock covers it: configs.files)" : ""}`,
-      });
+    const got = readConfigFile(candidate.path);
+    if ("bytes" in got) {
+      read.push({ candidate, bytes: got.bytes });
+      continue;
     }
+    if ("absent" in got && !candidate.required) continue;
+    const why = "absent" in got ? "no such file" : `cannot be read (${got.why})`;
+    read.push({
+      candidate,
+      error: `${shown(candidate.path)}: ${why}${candidate.required ? " (the lock covers it: configs.files)" : ""}`,
+    });
   }
   const files = read.map((r) => shown(r.candidate.path));
   if (read.length === 0) return { files, findings: [] };

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../core/json/canonical-json.js";
 import { WRAPPED_ENTRY_VARIABLE } from "../core/source/guard-command.js";
@@ -12,6 +11,7 @@ import {
   type SkippedServer,
 } from "./import-config.js";
 import { readConfigDocument } from "./read-document.js";
+import { readConfigFile } from "./config-file.js";
 
 export {
   configLocations,
@@ -52,18 +52,12 @@ export interface ImportConfigsOptions {
  *
  * @throws ContractpinError CONFIG_INVALID for a file that cannot be read (or is required and missing).
  */
-export async function readIfPresent(
-  file: string,
-  required: boolean,
-): Promise<Uint8Array | undefined> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (!required && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
-    const why = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`;
-    throw configInvalid(`${file}: ${why}`, err);
-  }
+export function readIfPresent(file: string, required: boolean): Promise<Uint8Array | undefined> {
+  const got = readConfigFile(file);
+  if ("bytes" in got) return Promise.resolve(got.bytes);
+  if ("absent" in got && !required) return Promise.resolve(undefined);
+  const why = "absent" in got ? "no such file" : `cannot be read (${got.why})`;
+  return Promise.reject(configInvalid(`${file}: ${why}`));
 }
 
 /**

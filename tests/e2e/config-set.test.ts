@@ -5,6 +5,7 @@
 // pre-commit hook runs it) and by check --user, which names the user-level
 // file. Every run has a home of its own: no test reads the real user's files.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
@@ -238,6 +239,26 @@ describe("the config set: a worm's moves", () => {
     assert.match(
       gone.stdout,
       /^\[high\] config-unreadable {2}.*\.mcp\.json: could not be checked: .*\.mcp\.json: no such file \(the lock covers it: configs\.files\)$/m,
+    );
+  });
+
+  it("a FIFO in place of a config is refused at once, never waited on: verify, check and init exit", () => {
+    const { ws, env } = project();
+    rmSync(ws.path(".mcp.json"));
+    execFileSync("mkfifo", [ws.path(".mcp.json")]);
+    // A read that waited for a writer would hang the command, even past SIGTERM; runCli's timeout fails it.
+    const verify = cli(["verify"], ws, env);
+    assert.equal(verify.code, 1, verify.stdout + verify.stderr);
+    assert.match(
+      verify.stdout,
+      /^ {2}\[high\] config-unreadable {2}\.mcp\.json: could not be checked: \.mcp\.json: cannot be read \(it is a FIFO \(named pipe\), not a regular file\)/m,
+    );
+    assert.equal(cli(["check"], ws, env).code, 1);
+    const init = cli(["init", "--force"], ws, env);
+    assert.equal(init.code, 2, init.stdout + init.stderr);
+    assert.match(
+      init.stderr,
+      /\.mcp\.json: cannot be read \(it is a FIFO \(named pipe\), not a regular file\)/,
     );
   });
 

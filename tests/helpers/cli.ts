@@ -38,6 +38,8 @@ export function runCli(
     env: { ...env, ...options.env },
     encoding: "utf8",
     timeout: 60_000,
+    // A process hung where SIGTERM cannot end it (a thread blocked on a FIFO) fails the test.
+    killSignal: "SIGKILL",
   });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
