@@ -10,7 +10,7 @@
 // pins it alone (the Action installs that and the runtime dependencies, not
 // every development dependency).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,7 +69,9 @@ await build({
   outfile: "dist/bin/contractpin.cjs",
 });
 
-// The code cache, from a sample run: verify a lock of the bundled example dump.
+// The code cache, from a sample run: verify a lock of the bundled example dump,
+// in a project with a client config (verify checks the project's configs on
+// every run, so their functions belong in the cache too).
 const bin = fileURLToPath(new URL("dist/bin/contractpin.cjs", root));
 const work = mkdtempSync(join(tmpdir(), "contractpin-build-"));
 try {
@@ -78,10 +80,11 @@ try {
   execFileSync(process.execPath, [bin, "add", "memory", "--file", dump, "--lock", lock], {
     stdio: "pipe",
   });
+  writeFileSync(join(work, ".mcp.json"), '{ "mcpServers": {} }\n');
   execFileSync(
     process.execPath,
     [fileURLToPath(new URL("scripts/code-cache.cjs", root)), "verify", "--lock", lock],
-    { stdio: "pipe" },
+    { stdio: "pipe", cwd: work },
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

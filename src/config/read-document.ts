@@ -1,10 +1,10 @@
-import { parse as parseToml, TomlError } from "smol-toml";
 import { positionOf } from "../core/json/text-position.js";
 import { isContractpinError } from "../core/errors.js";
 import type { JsonValue } from "../core/json/json-value.js";
 import { parseJson } from "../core/json/strict-json.js";
 import { configInvalid } from "./config-error.js";
 import { stripJsonc } from "./jsonc.js";
+import { tomlParser } from "./parsers.js";
 import { readYaml } from "./yaml.js";
 
 /** A config file's parsed content, and which syntax it was written in. */
@@ -73,9 +73,9 @@ function readToml(bytes: Uint8Array, file: string): Record<string, unknown> {
     throw configInvalid(`${file}: not valid TOML: the file is not UTF-8`, err);
   }
   try {
-    return parseToml(text);
+    return tomlParser().parse(text);
   } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
+    if (!(err instanceof tomlParser().TomlError)) throw err;
     // The message's later lines quote the file around the error, and so may hold a
     // secret: keep only its first line, and do not keep the error as the cause.
     const reason = err.message.split("\n")[0]!.replace(/^Invalid TOML document:\s*/, "");

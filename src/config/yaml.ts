@@ -1,5 +1,5 @@
-import { CORE_SCHEMA, load, YAMLException } from "js-yaml";
 import { configInvalid } from "./config-error.js";
+import { yamlParser } from "./parsers.js";
 
 /**
  * Parses a YAML config (Continue's `config.yaml`, `.continue/mcpServers/*.yaml`)
@@ -17,6 +17,7 @@ export function readYaml(bytes: Uint8Array, file: string): unknown {
   } catch (err) {
     throw configInvalid(`${file}: not valid YAML: the file is not UTF-8`, err);
   }
+  const { CORE_SCHEMA, load, YAMLException } = yamlParser();
   try {
     return load(text, { schema: CORE_SCHEMA, filename: file });
   } catch (err) {

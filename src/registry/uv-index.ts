@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
 import type { SpawnSpec } from "../sources/live/stdio-transport.js";
 import { registryFail } from "./fetch-failure.js";
 import { readNetrc } from "./netrc.js";
 import { optionValues, truthy } from "./option-values.js";
 import type { IndexPlan } from "./pypi.js";
+import { tomlParser } from "../config/parsers.js";
 
 /**
  * The indexes `uvx` / `uv tool run` asks, as uv documents it ("Package
@@ -36,7 +36,7 @@ function readToml(path: string, required: boolean): Toml | undefined {
     );
   }
   try {
-    return parseToml(text) as Toml;
+    return tomlParser().parse(text) as Toml;
   } catch {
     throw notChecked(`uv's configuration ${path} is not valid TOML`);
   }

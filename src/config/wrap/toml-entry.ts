@@ -1,6 +1,6 @@
-import { parse as parseToml } from "smol-toml";
 import type { Span } from "../../core/json/json-spans.js";
 import { TRANSPORT_KEYS, type GuardFields } from "./guard-fields.js";
+import { tomlParser } from "../parsers.js";
 
 /**
  * A Codex server entry laid out as TOML tables: `[mcp_servers.NAME]`, its
@@ -59,7 +59,7 @@ function lines(text: string): Array<{ text: string; start: number }> {
 
 function parses(text: string): boolean {
   try {
-    parseToml(text);
+    tomlParser().parse(text);
     return true;
   } catch {
     return false;
