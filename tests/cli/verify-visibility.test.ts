@@ -116,6 +116,19 @@ describe("verify: a tool's _meta.ui.visibility", () => {
     assert.equal(verify(ws).code, 0);
   });
 
+  it("diff of two locks compares it: the lock that flips it differs, naming the field", () => {
+    const ws = pinned();
+    ws.write("old.lock", ws.read());
+    ws.dump("charts.json", tools(["model", "app"]));
+    const update = runCli(["update"], { cwd: ws.dir });
+    assert.equal(update.code, 0, update.stderr);
+    const r = runCli(["diff", "old.lock", "contractpin.lock"], { cwd: ws.dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /show_chart {2}changed: _meta\.ui\.visibility$/m);
+    assert.match(r.stdout, /\[high\] tool-visibility-changed at _meta\/ui\/visibility$/m);
+    assert.equal(runCli(["diff", "old.lock", "old.lock"], { cwd: ws.dir }).code, 0);
+  });
+
   it("title, icons and other _meta stay display members: no drift", () => {
     const ws = pinned();
     const served = tools(["app"]);
