@@ -129,6 +129,26 @@ describe("verify: a tool's _meta.ui.visibility", () => {
     assert.equal(runCli(["diff", "old.lock", "old.lock"], { cwd: ws.dir }).code, 0);
   });
 
+  it("with the contract moved too and no snapshot: both tool-drifted and tool-visibility-changed", () => {
+    const ws = new Workspace();
+    ws.dump("charts.json", tools(["app"]));
+    const add = runCli(["add", "charts", "--file", "charts.json", "--no-snapshot"], {
+      cwd: ws.dir,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    const served = tools(["model"]);
+    served[0]!["description"] = "Draw any chart.";
+    ws.dump("charts.json", served);
+    const text = verify(ws);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /show_chart {2}changed: _meta\.ui\.visibility, fields unknown/);
+    const sarif = JSON.parse(verify(ws, "--format", "sarif").stdout);
+    assert.deepEqual((sarif.runs[0].results as { ruleId: string }[]).map((r) => r.ruleId).sort(), [
+      "tool-drifted",
+      "tool-visibility-changed",
+    ]);
+  });
+
   it("title, icons and other _meta stay display members: no drift", () => {
     const ws = pinned();
     const served = tools(["app"]);
