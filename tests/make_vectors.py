@@ -321,6 +321,30 @@ def field_digests(contract):
     return {k: digest(contract[k]) for k in sorted(contract, key=utf16_key)}
 
 
+# --------------------------------------------------------------------------
+# Side pins (SPEC.md section 13): members outside the contract, each recorded
+# beside a tool's digest as the digest of its served value, in no digest.
+# --------------------------------------------------------------------------
+VISIBILITY_PATH = ("_meta", "ui", "visibility")  # the MCP Apps extension's member
+ABSENT = object()
+
+
+def side_value(tool, path):
+    """The served value at `path`: every step an object (dict) that has the member; else ABSENT."""
+    node = tool
+    for step in path:
+        if not isinstance(node, dict) or step not in node:
+            return ABSENT
+        node = node[step]
+    return node  # any JSON value, null included
+
+
+def side_pins(tool):
+    """The lock's side-pin members of one tool: {"visibility": digest} when served, else {}."""
+    value = side_value(tool, VISIBILITY_PATH)
+    return {} if value is ABSENT else {"visibility": digest(value)}
+
+
 def server_result(tools):
     if not isinstance(tools, list):
         raise ValueError("a tools list must be an array")
@@ -329,7 +353,8 @@ def server_result(tools):
         contract = project(tool)
         if contract["name"] in entries:
             raise Reject("TOOLS_DUPLICATE_NAME", repr(contract["name"]))
-        entries[contract["name"]] = {"digest": digest(contract), "fields": field_digests(contract)}
+        entries[contract["name"]] = {"digest": digest(contract), "fields": field_digests(contract),
+                                     **side_pins(tool)}
     names = sorted(entries, key=utf16_key)
     return {
         "tool_count": float(len(tools)),
@@ -482,7 +507,7 @@ def surface_server(doc, resources=False):
 # --------------------------------------------------------------------------
 # Vector definitions
 # --------------------------------------------------------------------------
-VECTORS, SERVERS, REJECTIONS, ITEMS, SURFACES = [], [], [], [], []
+VECTORS, SERVERS, REJECTIONS, ITEMS, SURFACES, SIDE_PINS = [], [], [], [], [], []
 
 
 def as_value(py):
@@ -511,6 +536,17 @@ def vec(name, note, value=None, text=None, project_it=False, expect=None):
 def server(name, note, tools):
     tools = as_value(tools)
     SERVERS.append({"name": name, "note": note, "tools": tools, "result": server_result(tools)})
+
+
+def side(name, note, tool):
+    """A side-pin vector: a tool, its tool digest, and its visibility digest (None: absent)."""
+    tool = as_value(tool)
+    value = side_value(tool, VISIBILITY_PATH)
+    entry = {"name": name, "note": note, "tool": tool, "tool_digest": digest(project(tool))}
+    entry["visibility_canonical"] = None if value is ABSENT else canonical(value)
+    entry["visibility"] = side_pins(tool).get("visibility")
+    SIDE_PINS.append(entry)
+    return entry
 
 
 def item(name, note, kind, value=None, text=None):
@@ -780,6 +816,14 @@ def define():
         {"name": "navigate_page", "description": "Navigates the currently selected page to a URL.",
          "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}},
          "annotations": {"category": "navigation", "readOnlyHint": False}, "_meta": {"x": 1}}])
+    server("server-visibility", "A tool with _meta.ui.visibility records it beside its digests; the other "
+           "tool (a _meta without ui) records none.",
+           [{"name": "show_chart", "description": "Draw a chart in the app.",
+             "_meta": {"ui": {"resourceUri": "ui://charts/view", "visibility": ["app"]}}},
+            {"name": "plain", "_meta": {"x": 1}}])
+
+    # ---- side pins (SPEC.md 13) ------------------------------------------
+    define_side_pins()
     a = SERVERS[2]["result"]["digest"]
     assert SERVERS[3]["result"]["digest"] == a
     assert SERVERS[0]["result"]["digest"] == "sha256:" + hashlib.sha256(b"{}").hexdigest()
@@ -882,6 +926,46 @@ def define():
         ("tools-element-name-missing", '[{"name":"a"},{"title":"b"}]', "TOOL_NAME_INVALID", "Every tool needs a name."),
     ]:
         rej(name, note, "tools", code, text=text)
+
+
+def define_side_pins():
+    base = {"name": "show_chart", "description": "Draw a chart.",
+            "inputSchema": {"type": "object", "properties": {"data": {"type": "array"}}}}
+
+    def ui(value):
+        return dict(base, _meta={"ui": {"resourceUri": "ui://charts/view", "visibility": value}})
+
+    side("visibility-app", "[\"app\"]: the tool is for the app, not the model.", ui(["app"]))
+    side("visibility-model-app", "[\"model\",\"app\"]: the model sees it; kept as served, in order.",
+         ui(["model", "app"]))
+    side("visibility-app-model", "The same members in another order are another value: another digest.",
+         ui(["app", "model"]))
+    side("visibility-empty", "An empty array is a value: pinned.", ui([]))
+    side("visibility-not-array", "A value that is not an array is pinned as it is, never coerced.", ui("model"))
+    side("visibility-null", "null is a served value: pinned (not the same as absent).", ui(None))
+    side("visibility-ui-not-object", "_meta.ui that is not an object: no visibility, nothing recorded.",
+         dict(base, _meta={"ui": ["visibility"]}))
+    side("visibility-ui-absent", "_meta without ui: nothing recorded.", dict(base, _meta={"x": 1}))
+    side("visibility-meta-absent", "No _meta: nothing recorded.", base)
+    side("visibility-meta-not-object", "_meta that is not an object: nothing recorded.", dict(base, _meta="ui"))
+    side("visibility-top-level-ignored", "A top-level visibility member is not _meta.ui.visibility.",
+         dict(base, visibility=["app"]))
+    # The seed spec's digests stay as they are: a tool of server-realistic with a
+    # visibility added has the very tool digest that vector pins.
+    realistic = SERVERS[[s["name"] for s in SERVERS].index("server-realistic")]
+    pinned = realistic["tools"][0]
+    flipped = dict(pinned, _meta={"ui": {"visibility": ["model", "app"]}})
+    e = side("visibility-tool-digest-unchanged", "read_text_file of server-realistic with _meta.ui.visibility: "
+             "its tool digest is the one server-realistic pins.", flipped)
+    assert e["tool_digest"] == realistic["result"]["tools"][pinned["name"]]["digest"]
+    by_name = {v["name"]: v for v in SIDE_PINS}
+    assert by_name["visibility-app"]["visibility_canonical"] == '["app"]'  # checked by hand
+    assert by_name["visibility-model-app"]["visibility_canonical"] == '["model","app"]'
+    assert by_name["visibility-empty"]["visibility_canonical"] == "[]"
+    assert len({v["tool_digest"] for v in SIDE_PINS[:-1]}) == 1  # the tool digest ignores _meta
+    for v in SIDE_PINS:
+        if v["visibility_canonical"] is not None:
+            assert v["visibility"] == "sha256:" + hashlib.sha256(v["visibility_canonical"].encode()).hexdigest()
 
 
 def define_surface():
@@ -1078,14 +1162,17 @@ def same(a, b):
     return a == b
 
 
+SECTIONS = ("vectors", "servers", "rejections", "items", "surfaces", "side_pins")
+
+
 def build():
-    VECTORS.clear(), SERVERS.clear(), REJECTIONS.clear(), ITEMS.clear(), SURFACES.clear()
+    VECTORS.clear(), SERVERS.clear(), REJECTIONS.clear(), ITEMS.clear(), SURFACES.clear(), SIDE_PINS.clear()
     define()
     define_surface()
     doc = {"canonicalization": CANONICALIZATION, "generated_by": "tests/make_vectors.py",
            "vectors": VECTORS, "servers": SERVERS, "rejections": REJECTIONS,
-           "items": ITEMS, "surfaces": SURFACES}
-    for section in ("vectors", "servers", "rejections", "items", "surfaces"):
+           "items": ITEMS, "surfaces": SURFACES, "side_pins": SIDE_PINS}
+    for section in SECTIONS:
         names = [e["name"] for e in doc[section]]
         assert len(names) == len(set(names)), f"duplicate names in {section}"
         assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", n) for n in names), names
@@ -1106,6 +1193,9 @@ def build():
         assert got["digest"] == digest(project_item(got["kind"], value)), orig["name"]
     for orig, got in zip(SURFACES, back["surfaces"]):
         assert same(surface_server(got["dump"], got.get("resources", False)), got["result"]), orig["name"]
+    for orig, got in zip(SIDE_PINS, back["side_pins"]):
+        assert got["tool_digest"] == digest(project(got["tool"])), orig["name"]
+        assert got["visibility"] == side_pins(got["tool"]).get("visibility"), orig["name"]
     return text
 
 
@@ -1150,7 +1240,7 @@ def main(argv):
         print(f"{OUT_PATH} differs from the generator output:", file=sys.stderr)
         try:
             old_doc, new_doc = json.loads(old), json.loads(text)
-            for section in ("vectors", "servers", "rejections", "items", "surfaces"):
+            for section in SECTIONS:
                 o = {e["name"]: e for e in old_doc.get(section, [])}
                 n = {e["name"]: e for e in new_doc[section]}
                 for name in sorted(set(o) | set(n)):

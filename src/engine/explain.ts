@@ -5,7 +5,7 @@ import {
 } from "../core/contract/compare.js";
 import type { Contract, ContractField } from "../core/contract/contract.js";
 import { digestContract, type Digest, type ToolDigests } from "../core/contract/digest.js";
-import { classifyServer, unreachableFinding } from "../core/findings/classify.js";
+import { classifyServer, sidePinFindings, unreachableFinding } from "../core/findings/classify.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { PinnedServer } from "../core/lock/lock.js";
@@ -145,7 +145,8 @@ export function fieldDigestWarning(
  * fields are unknown), and `after`, the new contracts of drifted and added
  * tools. A drifted tool with both gets the fields that differ between them. `pinnedNames` are every tool
  * name on the pinned side; `otherParts` the live prompts' and templates' names
- * (namedParts), for look-alikes across kinds. Classifies them, pairs likely renames, and sorts
+ * (namedParts), for look-alikes across kinds. Classifies them, adds a finding
+ * per side pin that moved (SPEC.md 13), pairs likely renames, and sorts
  * each tool's findings most severe first. Pure.
  */
 export function explainTools(
@@ -174,6 +175,9 @@ export function explainTools(
     if (a !== undefined) explainedTool.after = a;
     if (tool.status === "drifted" && b !== undefined && a !== undefined)
       explainedTool.fields = changedFields(digestContract(b), digestContract(a));
+    // A side pin that moved is known from the lock's digests alone, snapshot or not.
+    if (tool.sidePins !== undefined)
+      explainedTool.findings.push(...sidePinFindings(finding.name, tool.name, tool.sidePins));
     tools.set(tool.name, explainedTool);
   }
   for (const f of findings) {

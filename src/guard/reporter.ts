@@ -132,8 +132,11 @@ function findingsOf(e: ToolEvent | SurfaceEvent): string {
 }
 
 function digestsOf(e: ToolEvent | SurfaceEvent): string {
+  // A side pin that moved (SPEC.md 13) is named: the digests may be equal.
+  const changed =
+    "changed" in e && e.changed !== undefined ? `; changed ${e.changed.join(", ")}` : "";
   return e.reason === "drifted"
-    ? ` (pinned ${shortDigest(e.pinned)}, live ${shortDigest(e.live)})`
+    ? ` (pinned ${shortDigest(e.pinned)}, live ${shortDigest(e.live)}${changed})`
     : e.reason === "unpinned"
       ? ` (not in the lock; live ${shortDigest(e.live)})`
       : " (the server does not list it)";

@@ -55,7 +55,7 @@ const corrupt: [string, (lock: LockDoc) => unknown, RegExp, string?][] = [
   [
     "a version 3 lock without configs",
     (l) => void (l["contractpin"] = "3"),
-    /contractpin is "3" but the lock records no configs and no server records its artifact/,
+    /contractpin is "3" but the lock records no configs, no server records its artifact and no tool its visibility/,
   ],
   [
     "configs with an absolute path",

@@ -82,7 +82,7 @@ describe("lock version 3", () => {
     corruptWith(
       () => validateLock(lockOf("3", { a: npx })),
       "LOCK_CORRUPT",
-      /is "3" but the lock records no configs and no server records its artifact \(that lock is version "1"\)/,
+      /is "3" but the lock records no configs, no server records its artifact and no tool its visibility \(that lock is version "1"\)/,
     );
   });
 

@@ -6,7 +6,10 @@ import { after, before, describe, it } from "node:test";
 import { textPath } from "../../src/core/json/canonical-bytes.js";
 import { canonicalize } from "../../src/core/json/canonical-json.js";
 import { contractOf } from "../../src/core/contract/contract.js";
+import { VISIBILITY } from "../../src/core/contract/kinds.js";
+import { sidePinValue } from "../../src/core/contract/side-pins.js";
 import {
+  digestEachTool,
   digestToolContracts,
   digestTools,
   digestValue,
@@ -32,6 +35,14 @@ interface ServerVector {
   tools: JsonValue[];
   result: JsonValue;
 }
+/** A side-pin vector (SPEC.md 13): a tool, its tool digest, its visibility digest (null: none). */
+interface SidePinVector {
+  name: string;
+  tool: JsonValue;
+  tool_digest: string;
+  visibility_canonical: string | null;
+  visibility: string | null;
+}
 interface Rejection {
   name: string;
   stage: "json" | "contract" | "tools";
@@ -45,6 +56,7 @@ const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))
   vectors: Vector[];
   servers: ServerVector[];
   rejections: Rejection[];
+  side_pins: SidePinVector[];
 };
 
 it("the vectors are for contractpin-canonical-json/1 and cover every section", () => {
@@ -129,6 +141,29 @@ describe("rejection vectors", () => {
       const value = parseJson(input);
       if (r.stage === "contract") throwsCode(() => contractOf(value), r.error);
       else throwsCode(() => digestTools(value as JsonValue[]), r.error);
+    });
+  }
+});
+
+// SPEC.md 13: the visibility side pin, beside the tool digest and in none.
+describe("side-pin vectors", () => {
+  it("cover a pinned value, an absent one and the seed spec's tool digest", () => {
+    const names = file.side_pins.map((v) => v.name);
+    assert.ok(names.includes("visibility-app") && names.includes("visibility-meta-absent"));
+    assert.ok(names.includes("visibility-tool-digest-unchanged"));
+  });
+  for (const v of file.side_pins) {
+    it(v.name, () => {
+      const { byName } = digestEachTool([v.tool]);
+      const [digests] = [...byName.values()];
+      assert.equal(digests!.digest, v.tool_digest);
+      if (v.visibility === null) {
+        assert.ok(!Object.hasOwn(digests!, "visibility"));
+        assert.equal(sidePinValue(VISIBILITY, v.tool), undefined);
+      } else {
+        assert.equal(digests!.visibility, v.visibility);
+        assert.equal(canonicalize(sidePinValue(VISIBILITY, v.tool)), v.visibility_canonical);
+      }
     });
   }
 });

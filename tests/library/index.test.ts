@@ -120,3 +120,23 @@ describe("verifyServed: verify's comparison and verdict", () => {
     throwsCode(() => verifyServed(lock, "other", readDump(everything.dump)), "SERVER_UNKNOWN");
   });
 });
+
+// SPEC.md 13: the visibility side pin, from the server-visibility vector (format 3).
+describe("verifyServed: a tool's _meta.ui.visibility", () => {
+  const vector = vectors.servers.find((s) => s.name === "server-visibility")!;
+  const lock = parseLock(lockBytes(vector.result, "3"));
+  it("0 as pinned; 1 when show_chart turns model-visible, with the tool digest unchanged", () => {
+    assert.equal(verifyServed(lock, "s", { tools: vector.tools }).exitCode, 0);
+    const tools = structuredClone(vector.tools) as unknown as {
+      _meta?: { ui: { visibility: string[] } };
+    }[];
+    tools[0]!._meta!.ui.visibility = ["model", "app"];
+    const v = verifyServed(lock, "s", { tools: tools as unknown as JsonValue[] });
+    assert.equal(v.exitCode, 1);
+    const chart = v.finding.tools.find((t) => t.name === "show_chart")!;
+    assert.deepEqual(
+      [chart.status, chart.sidePins, chart.live],
+      ["drifted", ["_meta.ui.visibility"], vector.result.tools["show_chart"]!.digest],
+    );
+  });
+});

@@ -1,9 +1,14 @@
 import type { ConfigReport } from "../../config/config-set.js";
 import type { ServerFinding } from "../../core/contract/compare.js";
 import type { Digest } from "../../core/contract/digest.js";
-import { unexplainedDriftFinding, unreachableFinding } from "../../core/findings/classify.js";
+import {
+  sidePinFindings,
+  unexplainedDriftFinding,
+  unreachableFinding,
+} from "../../core/findings/classify.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
 import { aboutAddedPart } from "../../core/surface/findings.js";
+import { TOOLS } from "../../core/contract/kinds.js";
 import type { LockLines } from "../../core/lock/lock-lines.js";
 import { escapeHiddenJson } from "../../core/json/pretty-json.js";
 import type { ServerExplained } from "../../engine/explain.js";
@@ -77,6 +82,9 @@ export interface ReportItem {
   line: number;
 }
 
+/** The rules of the side pins' findings, which never explain a contract change. */
+const SIDE_PIN_RULES: ReadonlySet<string> = new Set(TOOLS.sidePins.map((p) => p.rule));
+
 /**
  * Every finding of a report, most severe first (servers and tools in report
  * order within a severity). Never silently missing: an unreachable server
@@ -113,11 +121,17 @@ export function reportItems(report: DriftReport, lines: LockLines): ReportItem[]
     for (const tool of server.tools) {
       if (tool.status === "unchanged") continue;
       const detail = explained?.tools.get(tool.name);
-      let found: Finding[] = detail?.findings ?? [];
+      // Without an explanation, a side pin that moved is still known from the digests.
+      let found: Finding[] =
+        detail?.findings ?? sidePinFindings(server.name, tool.name, tool.sidePins ?? []);
       // A removed tool that was renamed is reported once, on its new name.
       if (found.length === 0 && detail?.renamedTo !== undefined) continue;
-      if (found.length === 0) {
+      // A side pin's finding (SPEC.md 13) says nothing of the contract: when
+      // the contract moved too and nothing classified it, it is unexplained.
+      const contractMoved = tool.status !== "drifted" || tool.pinned !== tool.live;
+      if (contractMoved && found.every((f) => SIDE_PIN_RULES.has(f.rule))) {
         found = [
+          ...found,
           tool.status === "drifted"
             ? unexplainedDriftFinding(
                 server.name,

@@ -68,7 +68,9 @@ export function renderVerifyJson(
             pinned: tool.pinned,
             live: tool.live,
             // Empty when unknown, as in the first version (which read the field digests).
-            changed_fields: fields === undefined ? undefined : (fields.confirmed ?? []),
+            // Side pins that moved are known even when the contract's fields are not.
+            changed_fields:
+              fields === undefined ? undefined : (fields.confirmed ?? fields.sidePins ?? []),
             fields_confirmed: fields === undefined ? undefined : fields.confirmed !== undefined,
             unconfirmed_fields:
               fields === undefined || fields.confirmed !== undefined

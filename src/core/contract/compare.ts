@@ -1,7 +1,9 @@
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
+import type { SidePinDigests } from "./digest-types.js";
 import type { JsonValue } from "../json/json-value.js";
-import { PARTS, SURFACE_KINDS, TOOLS, type PartId } from "./kinds.js";
+import { PARTS, SURFACE_KINDS, TOOLS, type PartId, type SidePin } from "./kinds.js";
+import { movedSidePins } from "./side-pins.js";
 import type { ListDigests } from "../surface/items.js";
 import type { SurfaceDigests } from "../surface/surface.js";
 
@@ -18,9 +20,16 @@ export interface ToolFinding {
   live?: Digest;
   /**
    * For a drifted tool: the contract fields whose digests differ, or that one
-   * side has and the other lacks. Empty when the lock holds no field digests.
+   * side has and the other lacks. Empty when the lock holds no field digests
+   * or the contract did not move.
    */
   fields?: ContractField[];
+  /**
+   * For a drifted tool: the side pins (SPEC.md 13) whose digests differ or
+   * that one side records and the other does not, by field
+   * (`_meta.ui.visibility`). Unlike `fields`, the lock's own pins: confirmed.
+   */
+  sidePins?: string[];
 }
 
 /** A server's verdict: matches, drifted (a tool moved, was added or removed), or could not be read. */
@@ -62,8 +71,9 @@ export interface CompareOptions {
 
 /**
  * Classifies every tool by name (spec 6): in the lock only, removed; live
- * only, added; in both with different digests, drifted, with the fields that
- * moved; else unchanged. Added tools fail the server unless `allowNew`.
+ * only, added; in both with different digests, or a side pin that moved
+ * (`_meta.ui.visibility`, SPEC.md 13), drifted, with the fields and side pins
+ * that moved; else unchanged. Added tools fail the server unless `allowNew`.
  */
 export function compareServer(
   name: string,
@@ -71,13 +81,16 @@ export function compareServer(
   live: ServerDigests,
   options: CompareOptions = {},
 ): ServerFinding {
-  const tools: ToolFinding[] = compareKeyed(pinned.tools, live.tools, TOOLS.fields).map(
-    ({ key, fields, ...rest }) => ({
-      name: key,
-      ...rest,
-      ...(fields === undefined ? {} : { fields: fields as ContractField[] }),
-    }),
-  );
+  const tools: ToolFinding[] = compareKeyed(
+    pinned.tools,
+    live.tools,
+    TOOLS.fields,
+    TOOLS.sidePins,
+  ).map(({ key, fields, ...rest }) => ({
+    name: key,
+    ...rest,
+    ...(fields === undefined ? {} : { fields: fields as ContractField[] }),
+  }));
   const fails = tools.some((t) => itemFails(t.status, options.allowNew === true));
   return {
     name,
@@ -96,19 +109,27 @@ export interface KeyedFinding {
   live?: Digest;
   /** For a drifted item: the members whose field digests differ (empty when the pin holds none). */
   fields?: string[];
+  /** For a drifted item: the side pins that moved, by field (absent when none did). */
+  sidePins?: string[];
 }
+
+/** One item's digests as compared: its digest, its field digests, its side pins. */
+type KeyedDigests = { digest: Digest; fields: Readonly<Record<string, Digest>> } & SidePinDigests;
 
 /**
  * Classifies the items of one kind by key (spec 6), the same for every kind:
  * in `before` only, removed; in `after` only, added; in both with different
  * digests, drifted, with the `fields` whose field digests differ, or that
  * one side has and the other lacks (none when `before` holds no field
- * digests); else unchanged. Sorted by key.
+ * digests); in both with one digest but a side pin of `sidePins` that moved
+ * (SPEC.md 13), drifted too, with no field and the `sidePins` that moved;
+ * else unchanged. Sorted by key.
  */
 export function compareKeyed(
-  before: Readonly<Record<string, { digest: Digest; fields: Readonly<Record<string, Digest>> }>>,
-  after: Readonly<Record<string, { digest: Digest; fields: Readonly<Record<string, Digest>> }>>,
+  before: Readonly<Record<string, KeyedDigests>>,
+  after: Readonly<Record<string, KeyedDigests>>,
   fields: readonly string[],
+  sidePins: readonly SidePin[] = [],
 ): KeyedFinding[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   const out: KeyedFinding[] = [];
@@ -117,12 +138,26 @@ export function compareKeyed(
     const l = Object.hasOwn(after, key) ? after[key] : undefined;
     if (p === undefined) out.push({ key, status: "added", live: l!.digest });
     else if (l === undefined) out.push({ key, status: "removed", pinned: p.digest });
-    else if (p.digest === l.digest)
-      out.push({ key, status: "unchanged", pinned: p.digest, live: l.digest });
     else {
-      const moved =
-        Object.keys(p.fields).length === 0 ? [] : fields.filter((f) => p.fields[f] !== l.fields[f]);
-      out.push({ key, status: "drifted", pinned: p.digest, live: l.digest, fields: moved });
+      const pins = movedSidePins(sidePins, p, l).map((pin) => pin.field);
+      if (p.digest === l.digest && pins.length === 0)
+        out.push({ key, status: "unchanged", pinned: p.digest, live: l.digest });
+      else {
+        // One digest, one contract: no field moved (the live side may hold no field digests).
+        const moved =
+          p.digest === l.digest || Object.keys(p.fields).length === 0
+            ? []
+            : fields.filter((f) => p.fields[f] !== l.fields[f]);
+        const drifted: KeyedFinding = {
+          key,
+          status: "drifted",
+          pinned: p.digest,
+          live: l.digest,
+          fields: moved,
+        };
+        if (pins.length > 0) drifted.sidePins = pins;
+        out.push(drifted);
+      }
     }
   }
   return out;

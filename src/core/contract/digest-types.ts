@@ -7,8 +7,14 @@ import type { ContractField } from "./contract.js";
 /** A digest as written in the lock: `sha256:` and 64 lowercase hex digits (spec 4.1). */
 export type Digest = `sha256:${string}`;
 
+/** The lock members of the side pins (SPEC.md 13; the kind table's `sidePins`). */
+export type SidePinMember = "visibility";
+
+/** The side pins an item's lock entry records: the digest of each served value, present only when served. */
+export type SidePinDigests = Partial<Record<SidePinMember, Digest>>;
+
 /** The digests of one tool, as recorded in the lock (spec 5). */
-export interface ToolDigests {
+export interface ToolDigests extends SidePinDigests {
   /** Digest of the whole contract (spec 4.1). */
   digest: Digest;
   /** Digest of each field present in the contract (spec 4.2), in canonical key order. */

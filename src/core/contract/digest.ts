@@ -4,6 +4,8 @@ import { CONTRACT_FIELDS, contractOf, type Contract, type ContractField } from "
 import { ContractpinError } from "../errors.js";
 import { getMember, isJsonObject, setMember, type JsonValue } from "../json/json-value.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest-types.js";
+import { TOOLS } from "./kinds.js";
+import { sidePinValue } from "./side-pins.js";
 
 export type { Digest, ServerDigests, ToolDigests } from "./digest-types.js";
 
@@ -164,8 +166,8 @@ export function digestToolContracts(
 }
 
 /**
- * Each tool's contract and digests, by name and in the order served, without
- * the server digest ({@link digestToolContracts} adds it): what the guard
+ * Each tool's contract and digests (its side pins included, SPEC.md 13), by
+ * name and in the order served, without the server digest ({@link digestToolContracts} adds it): what the guard
  * compares with the lock, tool by tool, on every tools/list page.
  *
  * @throws ContractpinError TOOLS_DUPLICATE_NAME, or the errors of contractOf / canonicalize.
@@ -184,7 +186,13 @@ export function digestEachTool(
         `two tools are named ${JSON.stringify(contract.name)} (tool ${index} repeats an earlier one)`,
       );
     }
-    byName.set(contract.name, digestContract(contract, wantFields));
+    const digests = digestContract(contract, wantFields);
+    // The side pins (SPEC.md 13): beside the tool digest, never in it.
+    for (const pin of TOOLS.sidePins) {
+      const value = sidePinValue(pin, tool);
+      if (value !== undefined) digests[pin.member] = digestValue(value);
+    }
+    byName.set(contract.name, digests);
     contracts.push(contract);
   });
   return { byName, contracts };

@@ -1,5 +1,7 @@
 import { CONTRACT_FIELDS } from "./contract.js";
 import type { SurfaceErrorCode, ToolsErrorCode } from "../errors.js";
+import type { RuleId } from "../findings/rules.js";
+import type { SidePinMember } from "./digest-types.js";
 
 /**
  * The kinds of listed primitive a server serves, tools included, described
@@ -43,6 +45,12 @@ export interface Kind {
    * resources, whose names are data.
    */
   lookAlike: boolean;
+  /**
+   * Members outside the contract that decide what the model sees, each
+   * pinned beside the item's digest and never in any digest (SPEC.md 13):
+   * compare, lock, verify and the guard read them from here.
+   */
+  sidePins: readonly SidePin[];
   /** Error codes: an item that is not an object, a key that is not a valid string, a key twice. */
   codes: {
     notObject: SurfaceErrorCode | ToolsErrorCode;
@@ -50,6 +58,34 @@ export interface Kind {
     duplicate: SurfaceErrorCode | ToolsErrorCode;
   };
 }
+
+/**
+ * One side pin (SPEC.md 13): a served member outside the contract, recorded
+ * in the item's lock entry as the digest of its value, present exactly when
+ * the served item has it. It enters no digest, so no tool digest moves.
+ */
+export interface SidePin {
+  /** The member of the item's lock entry that holds the digest. */
+  member: SidePinMember;
+  /** Where the value is in the served item: every step but the last must be an object. */
+  path: readonly string[];
+  /** The path as reports name the changed field (`_meta.ui.visibility`). */
+  field: string;
+  /** The finding a moved pin gives (docs/findings.md). */
+  rule: RuleId;
+}
+
+/**
+ * The MCP Apps extension's `_meta.ui.visibility`: `["app"]` keeps a tool from
+ * the model, absent or holding "model" shows it. A flip changes what the model
+ * can call, so it is pinned although the model never reads it as text.
+ */
+export const VISIBILITY: SidePin = {
+  member: "visibility",
+  path: ["_meta", "ui", "visibility"],
+  field: "_meta.ui.visibility",
+  rule: "tool-visibility-changed",
+};
 
 /** tools/list (spec 2): the contract fields of the seed spec, pinned in the server entry. */
 export const TOOLS: Kind = {
@@ -64,6 +100,7 @@ export const TOOLS: Kind = {
   plural: "tools",
   optIn: false,
   lookAlike: true,
+  sidePins: [VISIBILITY],
   codes: {
     notObject: "TOOL_NOT_OBJECT",
     keyInvalid: "TOOL_NAME_INVALID",
@@ -85,8 +122,8 @@ export interface SurfaceKind extends Kind {
   codes: { notObject: SurfaceErrorCode; keyInvalid: SurfaceErrorCode; duplicate: SurfaceErrorCode };
 }
 
-function kind(k: Omit<SurfaceKind, "fields" | "placement">): SurfaceKind {
-  return { ...k, placement: "surface", fields: [...k.always, ...k.optional].sort() };
+function kind(k: Omit<SurfaceKind, "fields" | "placement" | "sidePins">): SurfaceKind {
+  return { ...k, placement: "surface", fields: [...k.always, ...k.optional].sort(), sidePins: [] };
 }
 
 /** prompts/list: what a client turns into commands. */

@@ -1,5 +1,7 @@
-import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
+import { CONTRACT_FIELDS } from "./contract.js";
 import type { ServerDigests } from "./digest.js";
+import { TOOLS } from "./kinds.js";
+import { movedSidePins } from "./side-pins.js";
 import { visibleText } from "../visible-text.js";
 
 /** How one tool differed between reads of a server (reads are numbered from 1). */
@@ -8,8 +10,11 @@ export type UnstableTool =
       name: string;
       /** In every read, with a different contract in at least one. */
       kind: "changed";
-      /** The fields whose digest (or presence) differs from the first read, in canonical order. */
-      fields: ContractField[];
+      /**
+       * The fields whose digest (or presence) differs from the first read, in
+       * canonical order, then the side pins that do (`_meta.ui.visibility`, SPEC.md 13).
+       */
+      fields: string[];
     }
   | {
       name: string;
@@ -22,11 +27,13 @@ export type UnstableTool =
 /**
  * The tools whose contracts differ between reads of one server, each compared
  * with the first read, sorted by name (UTF-16 code units). Empty when every
- * read has the same server digest: the reads pin the same lock entry.
+ * read has the same server digest and the same side pins (which no digest
+ * covers): the reads pin the same lock entry.
  */
 export function compareReads(reads: readonly ServerDigests[]): UnstableTool[] {
   const first = reads[0];
-  if (first === undefined || reads.every((r) => r.digest === first.digest)) return [];
+  if (first === undefined || reads.every((r) => r.digest === first.digest && samePins(first, r)))
+    return [];
   const names = new Set<string>();
   for (const read of reads) for (const name of Object.keys(read.tools)) names.add(name);
   const unstable: UnstableTool[] = [];
@@ -41,12 +48,25 @@ export function compareReads(reads: readonly ServerDigests[]): UnstableTool[] {
       unstable.push({ name, kind: "missing", read: absence + 1 });
       continue;
     }
-    const fields = CONTRACT_FIELDS.filter((field) =>
+    const fields: string[] = CONTRACT_FIELDS.filter((field) =>
       reads.some((r) => r.tools[name]!.fields[field] !== pinned.fields[field]),
     );
+    for (const pin of TOOLS.sidePins)
+      if (reads.some((r) => r.tools[name]![pin.member] !== pinned[pin.member]))
+        fields.push(pin.field);
     if (fields.length > 0) unstable.push({ name, kind: "changed", fields });
   }
   return unstable;
+}
+
+/** Whether every tool the two reads share records the same side pins. */
+function samePins(a: ServerDigests, b: ServerDigests): boolean {
+  for (const name of Object.keys(a.tools)) {
+    const other = Object.hasOwn(b.tools, name) ? b.tools[name] : undefined;
+    if (other !== undefined && movedSidePins(TOOLS.sidePins, a.tools[name]!, other).length > 0)
+      return false;
+  }
+  return true;
 }
 
 /** How many unstable tools a message names before "and N more". */

@@ -2,7 +2,8 @@ import type { Contract } from "../contract/contract.js";
 import type { JsonValue } from "../json/json-value.js";
 import { hintFindings } from "./annotations.js";
 import { claimFindings } from "./hint-claims.js";
-import { sameJson } from "./diff-json.js";
+import { appendPointer, sameJson } from "./diff-json.js";
+import { TOOLS } from "../contract/kinds.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
 import { lookAlikes, nameSkeleton as skeleton, type NamedPart } from "./name-skeleton.js";
@@ -141,6 +142,21 @@ export function unexplainedDriftFinding(
   fields: readonly string[],
 ): Finding {
   return toFinding({ rule: "tool-drifted", after: [...fields] }, tool, server);
+}
+
+/**
+ * The findings of a drifted tool whose side pins moved (SPEC.md 13), each
+ * the rule the kind table names for its pin (`tool-visibility-changed`),
+ * pointing at the member. The lock records only a digest of the value, so
+ * neither value is shown: the pin says that it moved, the live tool what it
+ * is now.
+ */
+export function sidePinFindings(server: string, tool: string, moved: readonly string[]): Finding[] {
+  return TOOLS.sidePins
+    .filter((pin) => moved.includes(pin.field))
+    .map((pin) =>
+      toFinding({ rule: pin.rule, pointer: pin.path.reduce(appendPointer, "") }, tool, server),
+    );
 }
 
 /** A tool name reduced to what a reader tells apart (name-skeleton.ts). */

@@ -199,6 +199,11 @@ export const RULES = {
     title: "A tool was likely renamed",
     help: "A pinned tool disappeared and a new tool with the same contract (apart from its name) appeared. Check that the new name is the one you expect.",
   },
+  "tool-visibility-changed": {
+    severity: "high",
+    title: "Whether the model sees a tool changed (_meta.ui.visibility)",
+    help: 'The tool\'s `_meta.ui.visibility` (MCP Apps extension) changed, appeared or was removed, while its contract may be the same. `["app"]` keeps a tool from the model; absent, or holding `"model"`, lets the model see and call it. A tool an app was meant to call alone that becomes model-visible is a new tool for the model, which reads its description and may call it. A lock written before contractpin pinned this member records none, so a tool that carries it shows this once: check the value, then `contractpin update` records it.',
+  },
   "server-source-changed": {
     severity: "high",
     title: "How the server is reached changed",

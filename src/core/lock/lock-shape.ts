@@ -1,4 +1,5 @@
 import type { Digest } from "../contract/digest.js";
+import type { SidePinDigests, SidePinMember } from "../contract/digest-types.js";
 import { ContractpinError, type LockErrorCode } from "../errors.js";
 import {
   getMember,
@@ -58,11 +59,18 @@ export function validateDigests(
   value: JsonValue,
   where: () => string,
   allowed: readonly string[],
-): { digest: Digest; fields: Record<string, Digest> } {
+  sidePins: readonly string[] = [],
+): { digest: Digest; fields: Record<string, Digest> } & SidePinDigests {
   if (!isJsonObject(value)) object(value, where());
   const tool = value as JsonObject;
+  const out: SidePinDigests = {};
   for (const key of Object.keys(tool)) {
-    if (key !== "digest" && key !== "fields") onlyKeys(tool, where(), ["digest", "fields"]);
+    if (key === "digest" || key === "fields") continue;
+    if (!sidePins.includes(key)) onlyKeys(tool, where(), ["digest", "fields", ...sidePins]);
+    // A side pin (SPEC.md 13): one digest, like any other.
+    const pin = tool[key];
+    if (!isDigest(pin)) digestAt(pin, pathKey(where(), key));
+    out[key as SidePinMember] = pin as Digest;
   }
   const digest = tool["digest"];
   if (!isDigest(digest)) digestAt(digest, `${where()}.digest`);
@@ -79,13 +87,15 @@ export function validateDigests(
       fields[field] = fieldDigest as Digest;
     }
   }
-  return { digest: digest as Digest, fields };
+  return { ...out, digest: digest as Digest, fields };
 }
 
 /**
  * The items of one kind in the lock (a server's `tools`, a list's `items`),
  * the same check for every kind: each one's digests, its field digests only
- * of the kind's contract fields, and a count that is the number of items.
+ * of the kind's contract fields, its side pins only those `sidePins` names
+ * (the kind table's, where the lock format has them; SPEC.md 13), and a
+ * count that is the number of items.
  *
  * @returns each item's digests, and `{key: digest}`, of which the list's (or
  *   the server's) digest is the digest.
@@ -95,16 +105,18 @@ export function validateItems(
   where: string,
   fields: readonly string[],
   count: { value: JsonValue | undefined; where: string; problem: (n: number) => string },
+  sidePins: readonly string[] = [],
 ): {
-  items: Record<string, { digest: Digest; fields: Record<string, Digest> }>;
+  items: Record<string, { digest: Digest; fields: Record<string, Digest> } & SidePinDigests>;
   keys: Record<string, Digest>;
   count: number;
 } {
   const listed = object(itemsValue, where);
-  const items: Record<string, { digest: Digest; fields: Record<string, Digest> }> = {};
+  const items: Record<string, { digest: Digest; fields: Record<string, Digest> } & SidePinDigests> =
+    {};
   const keys: Record<string, Digest> = {};
   for (const key of Object.keys(listed)) {
-    const item = validateDigests(listed[key]!, () => pathKey(where, key), fields);
+    const item = validateDigests(listed[key]!, () => pathKey(where, key), fields, sidePins);
     setMember(items, key, item);
     setMember(keys, key, item.digest);
   }

@@ -1,7 +1,7 @@
 import { runnerPackage } from "../source/package-runner.js";
 import { artifactSubject, validateArtifact, type Artifact } from "../source/artifact.js";
 import { CANONICALIZATION } from "../json/canonical-json.js";
-import { CONTRACT_FIELDS } from "../contract/contract.js";
+import { TOOLS } from "../contract/kinds.js";
 import { serverDigest, type ServerDigests, type ToolDigests } from "../contract/digest.js";
 import {
   getMember,
@@ -24,7 +24,8 @@ export const LOCK_VERSION = "1";
 export const LOCK_VERSION_SURFACE = "2";
 /**
  * The lock format of a lock that records the client configs it covers
- * (SPEC.md 12) or where some server records its artifact (SPEC.md 11.1).
+ * (SPEC.md 12), where some server records its artifact (SPEC.md 11.1), or
+ * where some tool records a side pin (SPEC.md 13).
  */
 export const LOCK_VERSION_ARTIFACT = "3";
 /** The same format 3, named for the configs it may record. */
@@ -57,6 +58,8 @@ const SOURCE_KEYS: Record<ServerSource["transport"], { required: string[]; optio
   file: { required: ["path"], optional: [] },
 };
 const DIGEST_KEYS = ["tool_count", "digest", "tools"];
+/** The lock members of a tool's side pins (SPEC.md 13), from the kind table. */
+const SIDE_PIN_MEMBERS: readonly string[] = TOOLS.sidePins.map((p) => p.member);
 
 /**
  * Checks the whole shape of a parsed lock (spec 5) and returns it typed.
@@ -77,8 +80,9 @@ export function validateLock(value: JsonValue): Lock {
   const lock: Lock = { generated_at: getMember(root, "generated_at") as string, servers: out };
   const configsValue = getMember(root, "configs");
   if (configsValue !== undefined) lock.configs = validateConfigs(configsValue, Object.keys(out));
-  // One lock, one spelling: "3" exactly when it records configs or some server
-  // records its artifact, else "2" exactly when some server pins its surface.
+  // One lock, one spelling: "3" exactly when it records configs, some server
+  // records its artifact or some tool a side pin, else "2" exactly when some
+  // server pins its surface.
   const spelled = lockVersion(lock);
   if (version === LOCK_VERSION_SURFACE && spelled !== LOCK_VERSION_SURFACE) {
     corrupt(
@@ -89,7 +93,7 @@ export function validateLock(value: JsonValue): Lock {
   if (version === LOCK_VERSION_ARTIFACT && spelled !== LOCK_VERSION_ARTIFACT) {
     corrupt(
       "contractpin",
-      `is "3" but the lock records no configs and no server records its artifact (that lock is version "${spelled}")`,
+      `is "3" but the lock records no configs, no server records its artifact and no tool its visibility (that lock is version "${spelled}")`,
     );
   }
   return lock;
@@ -183,11 +187,18 @@ function validateServer(value: JsonValue, where: string, version: string): Pinne
   ]);
   const source = validateSource(server, transport as ServerSource["transport"], where);
 
-  const tools = validateItems(getMember(server, "tools"), `${where}.tools`, CONTRACT_FIELDS, {
-    value: getMember(server, "tool_count"),
-    where: `${where}.tool_count`,
-    problem: (n) => `the server has ${n} tools`,
-  });
+  const tools = validateItems(
+    getMember(server, "tools"),
+    `${where}.tools`,
+    TOOLS.fields,
+    {
+      value: getMember(server, "tool_count"),
+      where: `${where}.tool_count`,
+      problem: (n) => `the server has ${n} tools`,
+    },
+    // A tool's side pins (SPEC.md 13) are keys of format "3" only.
+    version === LOCK_VERSION_ARTIFACT ? SIDE_PIN_MEMBERS : [],
+  );
   const digest = digestAt(getMember(server, "digest"), `${where}.digest`);
   const surfaceValue = getMember(server, "surface");
   const surface =
@@ -300,8 +311,9 @@ export function renderLock(lock: Lock): string {
 /**
  * The format version a lock is written with: "1" while every server pins
  * only its tools (exactly a spec v1 lock), "2" once one pins its surface,
- * "3" once the lock records the configs it covers or one server records its
- * artifact (SPEC.md 11), so that an older reader refuses what it cannot check.
+ * "3" once the lock records the configs it covers, one server records its
+ * artifact (SPEC.md 11) or one tool a side pin (SPEC.md 13), so that an older
+ * reader refuses what it cannot check.
  */
 export function lockVersion(lock: Pick<Lock, "servers" | "configs">): string {
   if (lock.configs !== undefined) return LOCK_VERSION_CONFIGS;
@@ -309,10 +321,21 @@ export function lockVersion(lock: Pick<Lock, "servers" | "configs">): string {
   let version = LOCK_VERSION;
   for (const name in servers) {
     if (!Object.hasOwn(servers, name)) continue;
-    if (servers[name]!.artifact !== undefined) return LOCK_VERSION_ARTIFACT;
-    if (servers[name]!.surface !== undefined) version = LOCK_VERSION_SURFACE;
+    const server = servers[name]!;
+    if (server.artifact !== undefined || hasSidePin(server)) return LOCK_VERSION_ARTIFACT;
+    if (server.surface !== undefined) version = LOCK_VERSION_SURFACE;
   }
   return version;
+}
+
+/** Whether some tool of the server records a side pin (SPEC.md 13). */
+function hasSidePin(server: PinnedServer): boolean {
+  for (const tool in server.tools) {
+    if (!Object.hasOwn(server.tools, tool)) continue;
+    const digests = server.tools[tool]!;
+    if (TOOLS.sidePins.some((p) => digests[p.member] !== undefined)) return true;
+  }
+  return false;
 }
 
 /** True when two locks differ at most in generated_at: rewriting would only churn git. */

@@ -28,6 +28,8 @@ export interface ToolEvent {
   reason: WithheldTool["reason"] | "unlisted";
   pinned?: Digest;
   live?: Digest;
+  /** For a drifted tool: the side pins that moved (`_meta.ui.visibility`, SPEC.md 13). */
+  changed?: string[];
   findings?: string[];
 }
 

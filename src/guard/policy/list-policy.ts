@@ -278,7 +278,10 @@ export class ListPolicy {
   ): Promise<CheckResult> {
     const { onDrift, server, lock, onEvent } = this.session.options;
     if (typeof onDrift !== "object") return verdict;
-    const drifted = verdict.withheld.filter((w) => w.reason === "drifted");
+    // A side pin that moved (what the model may see) is never graded: it stays withheld.
+    const drifted = verdict.withheld.filter(
+      (w) => w.reason === "drifted" && w.changed === undefined,
+    );
     if (drifted.length === 0) return verdict;
     const names = this.kind.names("");
     const part = "tool" in names ? undefined : names.part;

@@ -1,4 +1,7 @@
 import { digestEachTool, type Digest } from "../../core/contract/digest.js";
+import type { SidePinDigests } from "../../core/contract/digest-types.js";
+import { TOOLS } from "../../core/contract/kinds.js";
+import { movedSidePins } from "../../core/contract/side-pins.js";
 import type { JsonValue } from "../../core/json/json-value.js";
 
 /** Why a tool is kept from the model: its contract moved, or the lock does not pin it. */
@@ -12,6 +15,11 @@ export interface WithheldTool {
   pinned?: Digest;
   /** The digest of the tool as served. */
   live: Digest;
+  /**
+   * For a drifted tool: the side pins that moved (SPEC.md 13), by field
+   * (`_meta.ui.visibility`); its digests may then be equal.
+   */
+  changed?: string[];
 }
 
 /** Options of {@link checkTools}. */
@@ -32,22 +40,25 @@ export interface CheckResult {
 
 /**
  * Checks tools as served (all pages of a tools/list, or one page) against a
- * server's entry in the lock: a tool whose contract digest equals the pinned
- * one is admitted; one pinned with another digest is withheld as "drifted";
+ * server's entry in the lock: a tool whose contract digest and side pins
+ * (`_meta.ui.visibility`, SPEC.md 13) equal the pinned ones is admitted; one
+ * pinned with another digest, or whose side pin moved, is withheld as "drifted";
  * one the lock does not name is withheld as "unpinned" unless `allowNew`.
  * The digests are verify's (spec 2-4): the same projection and
  * canonicalization, so a tool the guard admits is one verify passes.
  * Pure: no IO.
  *
- * @param lockServer the server's entry in the lock (only the `digest` of each
- *   of its `tools` is read): a `PinnedServer` of a lock, or `digestTools` output.
+ * @param lockServer the server's entry in the lock (only the `digest` and side
+ *   pins of each of its `tools` are read): a `PinnedServer` of a lock, or `digestTools` output.
  * @param tools the tool objects as the strict parser read them.
  * @throws ContractpinError TOOLS_DUPLICATE_NAME when two tools share a name,
  *   or TOOL_NOT_OBJECT / TOOL_NAME_INVALID for a tool that has no contract:
  *   the whole list is refused, as verify refuses it, never partly trusted.
  */
 export function checkTools(
-  lockServer: { readonly tools: Readonly<Record<string, { readonly digest: string }>> },
+  lockServer: {
+    readonly tools: Readonly<Record<string, { readonly digest: string } & SidePinDigests>>;
+  },
   tools: readonly JsonValue[],
   options: CheckOptions = {},
 ): CheckResult {
@@ -60,16 +71,27 @@ export function checkTools(
   const live = new Map<string, Digest>();
   contracts.forEach((contract, index) => {
     const name = contract.name;
-    const digest = byName.get(name)!.digest;
+    const served = byName.get(name)!;
+    const digest = served.digest;
     live.set(name, digest);
     const pinned = Object.hasOwn(lockServer.tools, name) ? lockServer.tools[name] : undefined;
     if (pinned === undefined) {
       if (options.allowNew === true) admitted.push(tools[index]!);
       else withheld.push({ name, reason: "unpinned", live: digest });
-    } else if (pinned.digest === digest) {
+      return;
+    }
+    const changed = movedSidePins(TOOLS.sidePins, pinned, served).map((p) => p.field);
+    if (pinned.digest === digest && changed.length === 0) {
       admitted.push(tools[index]!);
     } else {
-      withheld.push({ name, reason: "drifted", pinned: pinned.digest as Digest, live: digest });
+      const drifted: WithheldTool = {
+        name,
+        reason: "drifted",
+        pinned: pinned.digest as Digest,
+        live: digest,
+      };
+      if (changed.length > 0) drifted.changed = changed;
+      withheld.push(drifted);
     }
   });
   return { admitted, withheld, live };

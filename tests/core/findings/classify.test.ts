@@ -5,6 +5,7 @@ import {
   classifyServer,
   classifyTool,
   nameSkeleton,
+  sidePinFindings,
   unexplainedDriftFinding,
   unreachableFinding,
 } from "../../../src/core/findings/classify.js";
@@ -331,6 +332,12 @@ const CASES: Record<RuleId, Case> = {
     severity: "medium",
     expect: { pointer: "/name", before: "read_file", after: "read_text_file" },
     only: ["tool-renamed"],
+  },
+  "tool-visibility-changed": {
+    run: () => sidePinFindings("files", "read_file", ["_meta.ui.visibility"]),
+    severity: "high",
+    expect: { pointer: "/_meta/ui/visibility" },
+    only: ["tool-visibility-changed"],
   },
   "server-source-changed": {
     run: () =>
