@@ -1,13 +1,8 @@
 import { canonicalize } from "../../core/json/canonical-json.js";
 import type { Contract } from "../../core/contract/contract.js";
 import { getMember, isJsonObject, type JsonValue } from "../../core/json/json-value.js";
-import {
-  appendPointer,
-  diffJson,
-  pointerTokens,
-  sameJson,
-  type JsonChange,
-} from "../../core/findings/diff-json.js";
+import { diffJson, sameJson, type JsonChange } from "../../core/findings/diff-json.js";
+import { appendPointer, pointerTokens } from "../../core/json/json-pointer.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { SEVERITIES } from "../../core/findings/rules.js";
 import { sortKeys } from "../../core/json/sort-keys.js";

@@ -1,3 +1,4 @@
+import { appendPointer } from "../json/json-pointer.js";
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
 import type { SidePinDigests } from "./digest-types.js";
@@ -345,4 +346,10 @@ export interface SurfaceExplained {
 /** The key of a surface finding in a map of explanations: its part and item key. */
 export function surfaceKey(f: Pick<SurfaceFinding, "part" | "key">): string {
   return f.key === undefined ? f.part : `${f.part}\u0000${f.key}`;
+}
+
+/** Where a surface part's findings point: `/instructions`, `/prompts`, `/prompts/<name>`. */
+export function partPointer(f: Pick<SurfaceFinding, "part" | "key">): string {
+  if (f.part === "instructions") return "/instructions";
+  return f.key === undefined ? `/${f.part}` : appendPointer(`/${f.part}`, f.key);
 }

@@ -1,13 +1,13 @@
 import {
   comparedItems,
   itemFails,
+  partPointer,
   type ComparedItem,
   type ServerFinding,
   surfaceKey,
 } from "./compare.js";
 import type { Finding } from "../findings/finding.js";
 import { atOrAbove, type Severity } from "../findings/rules.js";
-import { partPointer } from "../surface/findings.js";
 
 /** What the explainer knows of one server: per tool, per surface part, and about the server. */
 export interface ExplainedView {

@@ -1,5 +1,6 @@
 import { getMember, type JsonObject, type JsonValue } from "../json/json-value.js";
-import { appendPointer, sameJson } from "./diff-json.js";
+import { sameJson } from "./diff-json.js";
+import { appendPointer } from "../json/json-pointer.js";
 import type { FindingDraft } from "./finding.js";
 
 // The checks of one subschema pair that look only at its own keywords (no

@@ -1,5 +1,6 @@
 import { getMember, isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
-import { appendPointer, sameJson } from "./diff-json.js";
+import { sameJson } from "./diff-json.js";
+import { appendPointer } from "../json/json-pointer.js";
 import { sortKeys } from "../json/sort-keys.js";
 import type { FindingDraft } from "./finding.js";
 import { checkLimits, checkRequired, checkType, checkValues, draft } from "./input-checks.js";

@@ -1,9 +1,8 @@
-import { appendPointer } from "../findings/diff-json.js";
 import { toFinding, type Finding, type FindingDraft } from "../findings/finding.js";
 import type { NamedPart } from "../findings/name-skeleton.js";
 import { stringFindings, textFindings } from "../findings/text-checks.js";
 import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
-import type { SurfaceExplained, SurfaceFinding } from "../contract/compare.js";
+import { partPointer, type SurfaceExplained, type SurfaceFinding } from "../contract/compare.js";
 import { kindById } from "../contract/kinds.js";
 import type { SurfaceContracts } from "./surface.js";
 
@@ -49,12 +48,6 @@ export function surfaceFindings(
     }
   }
   return drafts.map((d) => toFinding(d, undefined, server));
-}
-
-/** Where a surface part's findings point: `/instructions`, `/prompts`, `/prompts/<name>`. */
-export function partPointer(f: Pick<SurfaceFinding, "part" | "key">): string {
-  if (f.part === "instructions") return "/instructions";
-  return f.key === undefined ? `/${f.part}` : appendPointer(`/${f.part}`, f.key);
 }
 
 /**

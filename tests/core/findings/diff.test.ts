@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  appendPointer,
   diffJson,
-  pointerTokens,
   renderJsonChange,
   renderJsonValue,
 } from "../../../src/core/findings/diff-json.js";
+import { appendPointer, pointerTokens } from "../../../src/core/json/json-pointer.js";
 import {
   diffWords,
   renderWordDiff,
