@@ -2,7 +2,7 @@
 // first tools/list of a large lock takes: the canonical writer's byte loop,
 // not the text path that a process's first values otherwise take. Which
 // path runs is not visible in the digests (both write the same bytes:
-// tests/core/vectors.test.ts), so this reads the writer's budget of
+// tests/core/contract/vectors.test.ts), so this reads the writer's budget of
 // text-path values. No timing.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -26,7 +26,7 @@ const SLICES = 6;
  * path (textPath in canonical-bytes.ts), and the warm-up's made-up tools used
  * them all up, warming the path the server's tools then never took while the
  * byte loop met them cold (measured: about 10 ms of a 1,000-tool first
- * answer). Both paths write the same bytes (tests/core/vectors.test.ts).
+ * answer). Both paths write the same bytes (tests/core/contract/vectors.test.ts).
  */
 export function warmUp(pinnedTools: number): void {
   if (pinnedTools < WARM_UP_FROM_TOOLS) return;

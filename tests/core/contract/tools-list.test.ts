@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseJson } from "../../src/core/json/strict-json.js";
-import { toolsFromDump } from "../../src/core/contract/tools-list.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { toolsFromDump } from "../../../src/core/contract/tools-list.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 const dump = (text: string) => toolsFromDump(parseJson(text));
 

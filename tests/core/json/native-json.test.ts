@@ -7,15 +7,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import "../helpers/fc-seed.js";
-import { isContractpinError } from "../../src/core/errors.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { digestTools } from "../../src/core/contract/digest.js";
-import { renderLock } from "../../src/core/lock/lock.js";
-import { parseNative } from "../../src/core/json/native-json.js";
-import { toolsFromDump } from "../../src/core/contract/tools-list.js";
-import { MAX_DEPTH, parseJson } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import "../../helpers/fc-seed.js";
+import { isContractpinError } from "../../../src/core/errors.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { digestTools } from "../../../src/core/contract/digest.js";
+import { renderLock } from "../../../src/core/lock/lock.js";
+import { parseNative } from "../../../src/core/json/native-json.js";
+import { toolsFromDump } from "../../../src/core/contract/tools-list.js";
+import { MAX_DEPTH, parseJson } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 describe("parseNative declines", () => {
   const cases: [string, string][] = [
@@ -54,7 +54,7 @@ describe("parseNative declines", () => {
 describe("parseNative takes", () => {
   it("a tools/list dump, a lock, and the vectors file", () => {
     const dump = readFileSync(
-      new URL("../../examples/server-memory.tools.json", import.meta.url),
+      new URL("../../../examples/server-memory.tools.json", import.meta.url),
       "utf8",
     );
     const tools = toolsFromDump(JSON.parse(dump) as JsonValue);
@@ -63,7 +63,7 @@ describe("parseNative takes", () => {
       servers: { memory: { transport: "file", path: "dump.json", ...digestTools(tools) } },
     });
     // Python's json.dumps: escaped non-ASCII, surrogate pairs included.
-    const vectors = readFileSync(new URL("../vectors.json", import.meta.url), "utf8");
+    const vectors = readFileSync(new URL("../../vectors.json", import.meta.url), "utf8");
     assert.ok(/\\ud83d/i.test(vectors));
     assert.deepEqual(parseNative(vectors, MAX_DEPTH), parseJson(vectors, { characterLevel: true }));
     assert.deepEqual(parseNative(lock, MAX_DEPTH), parseJson(lock, { characterLevel: true }));

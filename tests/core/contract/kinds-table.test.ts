@@ -15,11 +15,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { KINDS, type Kind } from "../../src/core/contract/kinds.js";
-import { runCli } from "../helpers/cli.js";
-import { Workspace } from "../helpers/workspace.js";
+import { KINDS, type Kind } from "../../../src/core/contract/kinds.js";
+import { runCli } from "../../helpers/cli.js";
+import { Workspace } from "../../helpers/workspace.js";
 
-const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const SRC = fileURLToPath(new URL("../../../src/", import.meta.url));
 
 /** Files that may spell a kind, and why. */
 const WIRE_TABLES: Record<string, string> = {

@@ -5,16 +5,16 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
 
 // CONTRACTPIN_JCS_TESTDATA may point at another copy of the reference's testdata folder.
 const root = process.env["CONTRACTPIN_JCS_TESTDATA"]
   ? pathToFileURL(process.env["CONTRACTPIN_JCS_TESTDATA"].replace(/\/?$/, "/"))
-  : new URL("../fixtures/jcs-testdata/", import.meta.url);
+  : new URL("../../fixtures/jcs-testdata/", import.meta.url);
 if (!existsSync(new URL("input/", root))) {
   throw new Error(
-    `RFC 8785 test data not found at ${fileURLToPath(root)} (see tests/core/jcs-external.test.ts)`,
+    `RFC 8785 test data not found at ${fileURLToPath(root)} (see tests/core/json/jcs-external.test.ts)`,
   );
 }
 const names = readdirSync(new URL("input/", root)).filter((n) => n.endsWith(".json"));

@@ -5,10 +5,10 @@ import {
   compareSurface,
   withSurface,
   type ServerFinding,
-} from "../../src/core/contract/compare.js";
-import { digestTools, type Digest, type ServerDigests } from "../../src/core/contract/digest.js";
-import type { ListDigests } from "../../src/core/surface/items.js";
-import type { SurfaceDigests } from "../../src/core/surface/surface.js";
+} from "../../../src/core/contract/compare.js";
+import { digestTools, type Digest, type ServerDigests } from "../../../src/core/contract/digest.js";
+import type { ListDigests } from "../../../src/core/surface/items.js";
+import type { SurfaceDigests } from "../../../src/core/surface/surface.js";
 
 const server = (tools: object[]): ServerDigests => digestTools(tools as never);
 const a = { name: "a", description: "A" };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ServerFinding, ToolStatus } from "../../src/core/contract/compare.js";
-import type { Finding } from "../../src/core/findings/finding.js";
-import type { RuleId, Severity } from "../../src/core/findings/rules.js";
-import { verdict, type ExplainedView } from "../../src/core/contract/verdict.js";
+import type { ServerFinding, ToolStatus } from "../../../src/core/contract/compare.js";
+import type { Finding } from "../../../src/core/findings/finding.js";
+import type { RuleId, Severity } from "../../../src/core/findings/rules.js";
+import { verdict, type ExplainedView } from "../../../src/core/contract/verdict.js";
 
 // The verdict is pure: these findings and explanations are written by hand,
 // one server per case, so each case names the one rule it checks.

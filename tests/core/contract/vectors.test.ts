@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { textPath } from "../../src/core/json/canonical-bytes.js";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { contractOf } from "../../src/core/contract/contract.js";
-import { VISIBILITY } from "../../src/core/contract/kinds.js";
-import { sidePinValue } from "../../src/core/contract/side-pins.js";
+import { textPath } from "../../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { contractOf } from "../../../src/core/contract/contract.js";
+import { VISIBILITY } from "../../../src/core/contract/kinds.js";
+import { sidePinValue } from "../../../src/core/contract/side-pins.js";
 import {
   digestEachTool,
   digestToolContracts,
@@ -16,10 +16,10 @@ import {
   fieldDigests,
   toolDigest,
   type ServerDigests,
-} from "../../src/core/contract/digest.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
+} from "../../../src/core/contract/digest.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 interface Vector {
   name: string;
@@ -51,7 +51,7 @@ interface Rejection {
   error: string;
 }
 
-const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))) as unknown as {
+const file = parseJson(readFileSync(new URL("../../vectors.json", import.meta.url))) as unknown as {
   canonicalization: string;
   vectors: Vector[];
   servers: ServerVector[];
@@ -127,7 +127,7 @@ function vectorTests(): void {
 }
 
 // The stages of the surface (prompts, resource_templates, resources, surface)
-// are walked by tests/core/surface-vectors.test.ts.
+// are walked by tests/core/surface/surface-vectors.test.ts.
 const TOOL_STAGES = new Set(["json", "contract", "tools"]);
 
 describe("rejection vectors", () => {

@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, describe, it } from "node:test";
-import { CanonicalWriter, textPath } from "../../src/core/json/canonical-bytes.js";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { MAX_CANONICAL_BYTES } from "../../src/core/limits.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { CanonicalWriter, textPath } from "../../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { MAX_CANONICAL_BYTES } from "../../../src/core/limits.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 const sha256 = (data: string | Uint8Array) =>
   `sha256:${createHash("sha256").update(data).digest("hex")}`;

@@ -3,9 +3,9 @@
 // start a guard of itself.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../../src/core/source/guard-command.js";
-import type { ServerSource } from "../../src/core/source/server-source.js";
-import { GUARD_SHIM } from "../../src/config/wrap/launch-form.js";
+import { runsGuard, WRAPPED_ENTRY_VARIABLE } from "../../../src/core/source/guard-command.js";
+import type { ServerSource } from "../../../src/core/source/server-source.js";
+import { GUARD_SHIM } from "../../../src/config/wrap/launch-form.js";
 
 const stdio = (command: string[], env?: Record<string, string>): ServerSource =>
   env === undefined ? { transport: "stdio", command } : { transport: "stdio", command, env };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { expandReferences } from "../../src/core/source/server-source.js";
-import { isCredentialName, looksLikeSecretValue } from "../../src/core/source/secrets.js";
-import { safeSource } from "../../src/core/source/source-policy.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { expandReferences } from "../../../src/core/source/server-source.js";
+import { isCredentialName, looksLikeSecretValue } from "../../../src/core/source/secrets.js";
+import { safeSource } from "../../../src/core/source/source-policy.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 describe("secret heuristics", () => {
   it("credential names", () => {

@@ -5,19 +5,23 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { compareArtifacts, runsRecorded, type Artifact } from "../../src/core/source/artifact.js";
-import type { ServerDigests } from "../../src/core/contract/digest.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { renderLock, validateLock } from "../../src/core/lock/lock.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import {
+  compareArtifacts,
+  runsRecorded,
+  type Artifact,
+} from "../../../src/core/source/artifact.js";
+import type { ServerDigests } from "../../../src/core/contract/digest.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { renderLock, validateLock } from "../../../src/core/lock/lock.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 /** Asserts LOCK_CORRUPT with a message matching `message`. */
 function corruptWith(fn: () => unknown, _code: "LOCK_CORRUPT", message: RegExp): void {
   assert.match(throwsCode(fn, "LOCK_CORRUPT"), message);
 }
 
-const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))) as unknown as {
+const file = parseJson(readFileSync(new URL("../../vectors.json", import.meta.url))) as unknown as {
   servers: { name: string; result: ServerDigests }[];
   surfaces: { name: string; result: ServerDigests }[];
 };

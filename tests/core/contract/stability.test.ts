@@ -2,9 +2,9 @@
 // which of their fields, differ between reads of one server.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { digestTools, type ServerDigests } from "../../src/core/contract/digest.js";
-import type { JsonObject, JsonValue } from "../../src/core/json/json-value.js";
-import { compareReads, describeUnstable } from "../../src/core/contract/stability.js";
+import { digestTools, type ServerDigests } from "../../../src/core/contract/digest.js";
+import type { JsonObject, JsonValue } from "../../../src/core/json/json-value.js";
+import { compareReads, describeUnstable } from "../../../src/core/contract/stability.js";
 
 type Tool = JsonObject;
 const tool = (name: string, description: string, extra: Record<string, JsonValue> = {}): Tool => ({

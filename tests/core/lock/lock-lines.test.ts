@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { lockLines } from "../../src/core/lock/lock-lines.js";
-import { renderLock, type Lock, type PinnedServer } from "../../src/core/lock/lock.js";
-import { escapeHiddenJson } from "../../src/core/json/pretty-json.js";
-import { FC_SEED } from "../helpers/fc-seed.js";
+import { lockLines } from "../../../src/core/lock/lock-lines.js";
+import { renderLock, type Lock, type PinnedServer } from "../../../src/core/lock/lock.js";
+import { escapeHiddenJson } from "../../../src/core/json/pretty-json.js";
+import { FC_SEED } from "../../helpers/fc-seed.js";
 
 const DIGEST = `sha256:${"a".repeat(64)}` as const;
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { keptConfigs } from "../../src/core/lock/lock-configs.js";
-import { rebaseLock } from "../../src/core/lock/lock-rebase.js";
-import type { Lock, PinnedServer } from "../../src/core/lock/lock.js";
+import { keptConfigs } from "../../../src/core/lock/lock-configs.js";
+import { rebaseLock } from "../../../src/core/lock/lock-rebase.js";
+import type { Lock, PinnedServer } from "../../../src/core/lock/lock.js";
 
 /** A file server pinned with a digest that only has to differ between versions. */
 function server(version: number): PinnedServer {

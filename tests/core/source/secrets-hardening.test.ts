@@ -9,19 +9,19 @@ import {
   credentialInUrlText,
   isLiteralEnvCredential,
   urlProblem,
-} from "../../src/core/source/credential-scan.js";
-import { MIN_REDACTED_LENGTH, redactor } from "../../src/core/source/redact.js";
-import { headerReference, isCredentialName } from "../../src/core/source/secrets.js";
+} from "../../../src/core/source/credential-scan.js";
+import { MIN_REDACTED_LENGTH, redactor } from "../../../src/core/source/redact.js";
+import { headerReference, isCredentialName } from "../../../src/core/source/secrets.js";
 import {
   expandReferences,
   expandedValues,
   referencedVariables,
-} from "../../src/core/source/server-source.js";
-import { safeSource } from "../../src/core/source/source-policy.js";
-import { failureLines } from "../../src/engine/failure.js";
-import { guardSecrets } from "../../src/core/source/server-secrets.js";
-import type { ReadContext } from "../../src/sources/read-tools.js";
-import { throwsCode } from "../helpers/assert-code.js";
+} from "../../../src/core/source/server-source.js";
+import { safeSource } from "../../../src/core/source/source-policy.js";
+import { failureLines } from "../../../src/engine/failure.js";
+import { guardSecrets } from "../../../src/core/source/server-secrets.js";
+import type { ReadContext } from "../../../src/sources/read-tools.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 /** throwsCode, and the message matches `pattern` when given. */
 function throwsWith(fn: () => unknown, code: string, pattern?: RegExp): void {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_DEPTH, parseJson } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { MAX_DEPTH, parseJson } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
-import "../helpers/fc-seed.js";
-import { textPath } from "../../src/core/json/canonical-bytes.js";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { digestValue } from "../../src/core/contract/digest.js";
-import { isContractpinError } from "../../src/core/errors.js";
-import { NON_JSON_VALUES } from "../helpers/non-json-values.js";
+import "../../helpers/fc-seed.js";
+import { textPath } from "../../../src/core/json/canonical-bytes.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { digestValue } from "../../../src/core/contract/digest.js";
+import { isContractpinError } from "../../../src/core/errors.js";
+import { NON_JSON_VALUES } from "../../helpers/non-json-values.js";
 
 const sha256 = (text: string) =>
   `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;

@@ -4,17 +4,17 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { digestTools, type ServerDigests } from "../../src/core/contract/digest.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { validateLock } from "../../src/core/lock/lock.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
-import { surfaceFromDump } from "../../src/core/surface/dump.js";
-import { digestItem, digestItems, itemContractOf } from "../../src/core/surface/items.js";
-import { kindById, type KindId } from "../../src/core/contract/kinds.js";
-import { isPinnedInstructions, isPinnedItem } from "../../src/core/surface/pinned.js";
-import { digestSurface, surfaceServerDigest } from "../../src/core/surface/surface.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { digestTools, type ServerDigests } from "../../../src/core/contract/digest.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { validateLock } from "../../../src/core/lock/lock.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { surfaceFromDump } from "../../../src/core/surface/dump.js";
+import { digestItem, digestItems, itemContractOf } from "../../../src/core/surface/items.js";
+import { kindById, type KindId } from "../../../src/core/contract/kinds.js";
+import { isPinnedInstructions, isPinnedItem } from "../../../src/core/surface/pinned.js";
+import { digestSurface, surfaceServerDigest } from "../../../src/core/surface/surface.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 interface ItemVector {
   name: string;
@@ -39,7 +39,7 @@ interface Rejection {
   error: string;
 }
 
-const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))) as unknown as {
+const file = parseJson(readFileSync(new URL("../../vectors.json", import.meta.url))) as unknown as {
   items: ItemVector[];
   surfaces: SurfaceVector[];
   rejections: Rejection[];

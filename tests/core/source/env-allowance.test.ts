@@ -5,9 +5,9 @@ import { describe, it } from "node:test";
 import {
   checkAllowedVariables,
   parseAllowedVariables,
-} from "../../src/core/source/env-allowance.js";
-import type { ServerSource } from "../../src/core/source/server-source.js";
-import { throwsCode } from "../helpers/assert-code.js";
+} from "../../../src/core/source/env-allowance.js";
+import type { ServerSource } from "../../../src/core/source/server-source.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 const http = (url: string, headers: Record<string, string>): ServerSource => ({
   transport: "http",

@@ -2,8 +2,8 @@
 // the snapshots hold servers' prose, judged by token shapes only.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { containsSecret, holdsToken } from "../../src/core/source/credential-scan.js";
-import { sourceCredentials, tokenPointers } from "../../src/core/lock/lock-credentials.js";
+import { containsSecret, holdsToken } from "../../../src/core/source/credential-scan.js";
+import { sourceCredentials, tokenPointers } from "../../../src/core/lock/lock-credentials.js";
 
 const TOKEN = "ghp_" + "Zq8x3Lw0Yt5Rb2Nk7Vm4Hc9Jp1Sd6Fg3";
 

@@ -3,16 +3,16 @@
 // see of it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateAuth } from "../../src/core/source/server-auth.js";
+import { validateAuth } from "../../../src/core/source/server-auth.js";
 import {
   checkAllowedVariables,
   parseAllowedVariables,
-} from "../../src/core/source/env-allowance.js";
-import { sourceCredentials } from "../../src/core/lock/lock-credentials.js";
-import { expandedValues, referencedVariables } from "../../src/core/source/server-source.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import type { ServerSource } from "../../src/core/source/server-source.js";
-import { throwsCode } from "../helpers/assert-code.js";
+} from "../../../src/core/source/env-allowance.js";
+import { sourceCredentials } from "../../../src/core/lock/lock-credentials.js";
+import { expandedValues, referencedVariables } from "../../../src/core/source/server-source.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import type { ServerSource } from "../../../src/core/source/server-source.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
 const CC = {
   mode: "client_credentials",

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import { MAX_DEPTH } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
-import { NON_JSON_VALUES } from "../helpers/non-json-values.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import { MAX_DEPTH } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
+import { NON_JSON_VALUES } from "../../helpers/non-json-values.js";
 
 describe("canonicalize writes", () => {
   it("sorted members, no whitespace, literal non-ASCII (hand-checked)", () => {
@@ -65,8 +65,8 @@ describe("canonicalize rejects what is not JSON", () => {
 
 describe("the nesting limit counts from the document's root on every path", () => {
   it("a tool whose inputSchema nests past the limit is rejected by the digest as by canonicalize", async () => {
-    const { toolDigest } = await import("../../src/core/contract/digest.js");
-    const { contractOf } = await import("../../src/core/contract/contract.js");
+    const { toolDigest } = await import("../../../src/core/contract/digest.js");
+    const { contractOf } = await import("../../../src/core/contract/contract.js");
     const nested = (levels: number) => {
       let schema: unknown = {};
       for (let i = 1; i < levels; i++) schema = { s: schema };

@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { serverDigest, type ServerDigests } from "../../src/core/contract/digest.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { renderLock, validateLock, type Lock } from "../../src/core/lock/lock.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
-import { throwsCode } from "../helpers/assert-code.js";
+import { serverDigest, type ServerDigests } from "../../../src/core/contract/digest.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { renderLock, validateLock, type Lock } from "../../../src/core/lock/lock.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
+import { throwsCode } from "../../helpers/assert-code.js";
 
-const file = parseJson(readFileSync(new URL("../vectors.json", import.meta.url))) as unknown as {
+const file = parseJson(readFileSync(new URL("../../vectors.json", import.meta.url))) as unknown as {
   surfaces: { name: string; result: ServerDigests }[];
   servers: { name: string; result: ServerDigests }[];
 };

@@ -2,10 +2,10 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
-import "../helpers/fc-seed.js";
-import { canonicalize } from "../../src/core/json/canonical-json.js";
-import type { JsonValue } from "../../src/core/json/json-value.js";
-import { parseJson } from "../../src/core/json/strict-json.js";
+import "../../helpers/fc-seed.js";
+import { canonicalize } from "../../../src/core/json/canonical-json.js";
+import type { JsonValue } from "../../../src/core/json/json-value.js";
+import { parseJson } from "../../../src/core/json/strict-json.js";
 
 const json = fc.jsonValue({ maxDepth: 6, stringUnit: "binary" }) as fc.Arbitrary<JsonValue>;
 const runs = { numRuns: 500 };

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { digestIs, isPinnedEntry, type Digest } from "../../src/core/contract/digest.js";
+import { digestIs, isPinnedEntry, type Digest } from "../../../src/core/contract/digest.js";
 
 /** The digest of canonical JSON written by hand (not by contractpin's canonicalizer). */
 const sha = (canonical: string): Digest =>
