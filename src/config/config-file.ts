@@ -1,8 +1,8 @@
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../core/limits.js";
 import { readRegularFile } from "../io/read-input.js";
 
-/** A config file's bytes, that it is absent, or why it cannot be read. */
-export type ConfigFileRead = { bytes: Uint8Array } | { absent: true } | { why: string };
+/** A config file's bytes, or why there are none (`absent`: no such file). */
+export type ConfigFileRead = { bytes: Uint8Array } | { absent: boolean; why: string };
 
 /**
  * Reads a client config file, synchronously, as the lock is read: only a
@@ -17,7 +17,8 @@ export function readConfigFile(file: string): ConfigFileRead {
     return { bytes: readRegularFile(file, DEFAULT_MAX_MESSAGE_BYTES) };
   } catch (err) {
     const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { absent: true };
-    return { why: (err as Error & { why?: string }).why ?? String(err) };
+    if (code === "ENOENT" || code === "ENOTDIR") return { absent: true, why: "no such file" };
+    const why = (err as Error & { why?: string }).why ?? String(err);
+    return { absent: false, why: `cannot be read (${why})` };
   }
 }

@@ -54,11 +54,10 @@ export async function checkConfigSet(lock: Lock, options: ConfigSetOptions): Pro
       read.push({ candidate, bytes: got.bytes });
       continue;
     }
-    if ("absent" in got && !candidate.required) continue;
-    const why = "absent" in got ? "no such file" : `cannot be read (${got.why})`;
+    if (got.absent && !candidate.required) continue;
     read.push({
       candidate,
-      error: `${shown(candidate.path)}: ${why}${candidate.required ? " (the lock covers it: configs.files)" : ""}`,
+      error: `${shown(candidate.path)}: ${got.why}${candidate.required ? " (the lock covers it: configs.files)" : ""}`,
     });
   }
   const files = read.map((r) => shown(r.candidate.path));

@@ -52,12 +52,14 @@ export interface ImportConfigsOptions {
  *
  * @throws ContractpinError CONFIG_INVALID for a file that cannot be read (or is required and missing).
  */
-export function readIfPresent(file: string, required: boolean): Promise<Uint8Array | undefined> {
+export async function readIfPresent(
+  file: string,
+  required: boolean,
+): Promise<Uint8Array | undefined> {
   const got = readConfigFile(file);
-  if ("bytes" in got) return Promise.resolve(got.bytes);
-  if ("absent" in got && !required) return Promise.resolve(undefined);
-  const why = "absent" in got ? "no such file" : `cannot be read (${got.why})`;
-  return Promise.reject(configInvalid(`${file}: ${why}`));
+  if ("bytes" in got) return got.bytes;
+  if (got.absent && !required) return undefined;
+  throw configInvalid(`${file}: ${got.why}`);
 }
 
 /**
