@@ -28,6 +28,8 @@ export interface UpgradeWrite {
   user: boolean;
   /** --artifacts: record each candidate's artifact (a server that records one always does). */
   artifacts: boolean;
+  /** The --lock option given, repeated in the commands the review suggests. */
+  lock: string | undefined;
   io: Io;
 }
 
@@ -119,7 +121,7 @@ async function writeUpgrade(
   for (const [name, read] of pinned) {
     const runner = runners.get(name);
     const findings = [...(runner === undefined ? [] : [runner]), ...firstSightFindings(name, read)];
-    await w.io.out(renderPinnedFindings(name, findings, w.io.color));
+    await w.io.out(renderPinnedFindings(name, findings, w.io.color, w.lock));
   }
 }
 

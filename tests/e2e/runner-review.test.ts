@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { runCli } from "../helpers/cli.js";
+import { spawnSync } from "node:child_process";
+import { CLI, runCli } from "../helpers/cli.js";
 import { cleanUp } from "../helpers/cleanup.js";
 import { closedRegistry, startRegistry, type LocalRegistry } from "../helpers/registry.js";
 import { Workspace } from "../helpers/workspace.js";
@@ -116,5 +117,41 @@ describe("package-runner-unpinned", () => {
       findings.map((f) => f.rule),
       ["description-url"],
     );
+  });
+
+  test("with a lock named by --lock, the upgrade the line suggests names it, and run by a shell as printed it pins that lock", () => {
+    const { ws, env } = project(PKG);
+    mkdirSync(ws.path("team locks"));
+    const lock = "team locks/mcp.lock";
+    const init = runCli(["init", "--lock", lock], { cwd: ws.dir, env });
+    assert.equal(init.code, 0, init.stderr);
+    const suggested = `contractpin upgrade --lock 'team locks/mcp.lock' dict --to 1.1.0 --write`;
+    assert.ok(init.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)), init.stdout);
+    const audit = runCli(["audit", "--lock", lock], { cwd: ws.dir, env });
+    assert.ok(audit.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)), audit.stdout);
+
+    // The line as a person would paste it, with contractpin this build.
+    const shell = spawnSync(
+      "sh",
+      ["-c", `contractpin() { "$NODE_BIN" "$CLI_BIN" "$@"; }; ${suggested}`],
+      {
+        cwd: ws.dir,
+        env: {
+          ...process.env,
+          GITHUB_ACTIONS: undefined,
+          GITHUB_STEP_SUMMARY: undefined,
+          ...env,
+          NODE_BIN: process.execPath,
+          CLI_BIN: CLI,
+        },
+        encoding: "utf8",
+      },
+    );
+    assert.equal(shell.status, 0, shell.stdout + shell.stderr);
+    assert.deepEqual(JSON.parse(ws.read(lock)).servers["dict"]["command"], [
+      "npx",
+      "-y",
+      `${PKG}@1.1.0`,
+    ]);
   });
 });

@@ -210,7 +210,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     await io.out(renderPinJson(lockFile, [{ name, server: servers[name]!, findings }]));
   } else {
     await io.out(renderPinned("pinned", name, servers[name]!, lockFile));
-    await io.out(renderPinnedFindings(name, findings, io.color));
+    await io.out(renderPinnedFindings(name, findings, io.color, values.lock));
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
     await io.out(renderWritten({ path: lockFile, written: true }, snapshots));
   }

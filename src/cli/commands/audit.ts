@@ -61,7 +61,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await io.out(
     values.json === true
       ? renderAuditJson(audited, threshold, exitCode)
-      : renderAuditText(audited, threshold, exitCode, io.color),
+      : renderAuditText(audited, threshold, exitCode, io.color, values.lock),
   );
   return exitCode;
 }

@@ -304,7 +304,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     for (const name of names) {
       const findings = notShown(review(name), shownFindings(changes.explained?.get(name)));
-      await io.out(renderPinnedFindings(name, findings, io.color));
+      await io.out(renderPinnedFindings(name, findings, io.color, values.lock));
     }
     const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
     await io.out(renderWritten({ path: lockFile, written }, snapshots));

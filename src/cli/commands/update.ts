@@ -157,7 +157,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await io.out(renderChanges(changes.findings, changes.explained, scopes));
   for (const r of reports) {
     const review = notShown(r.findings, shownFindings(changes.explained?.get(r.name)));
-    await io.out(renderPinnedFindings(r.name, review, io.color));
+    await io.out(renderPinnedFindings(r.name, review, io.color, values.lock));
   }
   const snapshots = snapshotFileAfterPin(lockFile, snapshotWritten);
   await io.out(renderWritten({ path: lockFile, written }, snapshots));

@@ -178,6 +178,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         configs: values.config,
         user: values.user === true,
         artifacts: values.artifacts === true,
+        lock: values.lock,
         // JSON or SARIF on stdout stays one document that parses: what --write does goes to stderr.
         io:
           reports.output === undefined && (reports.format === "json" || reports.format === "sarif")

@@ -7,7 +7,7 @@ import { PARTS, partWords } from "../../core/contract/kinds.js";
 import type { AuditRun, ServerAudit } from "../../engine/audit.js";
 import { displayName, style, type Style } from "./style.js";
 import { findingJson } from "./verify-json.js";
-import { findingLine } from "./verify-text.js";
+import { findingLine, type FindingLineOptions } from "./entry-text.js";
 
 /** The identifier of `audit --json`'s schema (documented in the README). */
 export const AUDIT_FORMAT = "contractpin-audit/1";
@@ -30,7 +30,12 @@ function countsText(findings: readonly Finding[]): string {
  * The findings of one server, a block per tool (`    [high] rule at pointer: ...`
  * under `  TOOL`), in the order given; findings about no tool come first.
  */
-export function findingBlock(findings: readonly Finding[], s: Style, indent = "  "): string[] {
+export function findingBlock(
+  findings: readonly Finding[],
+  s: Style,
+  indent = "  ",
+  options: FindingLineOptions = {},
+): string[] {
   const lines: string[] = [];
   let tool: string | undefined;
   for (const f of findings) {
@@ -38,7 +43,7 @@ export function findingBlock(findings: readonly Finding[], s: Style, indent = " 
       tool = f.tool;
       lines.push(`${indent}${displayName(tool)}`);
     }
-    lines.push(`${indent}  ${findingLine(f, s)}`);
+    lines.push(`${indent}  ${findingLine(f, s, options)}`);
   }
   return lines;
 }
@@ -46,17 +51,19 @@ export function findingBlock(findings: readonly Finding[], s: Style, indent = " 
 /**
  * What a pin command found in the contracts it pinned (first sight), after
  * its own line: nothing when there is nothing, else a header that says the
- * pin stands and the findings to review.
+ * pin stands and the findings to review. `lock` is the --lock option the
+ * command was given, repeated in the commands the findings suggest.
  */
 export function renderPinnedFindings(
   name: string,
   findings: readonly Finding[],
   color: boolean,
+  lock?: string,
 ): string {
   if (findings.length === 0) return "";
   const s = style(color);
   const head = `  review: the rules found ${countsText(findings)} in what ${displayName(name)} serves (pinned as served; see docs/findings.md)`;
-  return [head, ...findingBlock(findings, s, "    ")].join("\n") + "\n";
+  return [head, ...findingBlock(findings, s, "    ", { lock })].join("\n") + "\n";
 }
 
 /** The text report of `contractpin audit`: findings per server, then the verdict. */
@@ -65,6 +72,7 @@ export function renderAuditText(
   threshold: Severity,
   exitCode: number,
   color: boolean,
+  lock?: string,
 ): string {
   const s = style(color);
   const lines: string[] = [];
@@ -73,7 +81,7 @@ export function renderAuditText(
     lines.push(
       `${displayName(server.name)}: ${pinnedText(server)}, findings: ${countsText(server.findings)}`,
     );
-    lines.push(...findingBlock(server.findings, s));
+    lines.push(...findingBlock(server.findings, s, "  ", { lock }));
   }
   const failing = all.filter((f) => atOrAbove(f, threshold)).length;
   const scope = `${run.servers.length} server${run.servers.length === 1 ? "" : "s"}`;

@@ -5,7 +5,7 @@ import type { Finding } from "../../core/findings/finding.js";
 import { markValues, renderMarked } from "../../core/findings/launch-diff.js";
 import type { JsonValue } from "../../core/json/json-value.js";
 import { visibleText } from "../../core/visible-text.js";
-import { shellWord } from "./shell.js";
+import { lockWords, shellWord } from "./shell.js";
 import { fits, states, type ChangeEntry, type ShownChange } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import type { Style } from "./style.js";
@@ -35,6 +35,8 @@ export interface FindingLineOptions {
   maxLength?: number;
   /** Show the finding's before and after (default true). */
   values?: boolean;
+  /** The --lock option the command was given, repeated in a command a line suggests. */
+  lock?: string | undefined;
 }
 
 /** `[high] input-property-added at inputSchema/properties/x: (absent) -> {"type":"string"}`. */
@@ -74,7 +76,7 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
         ? `: ${now} looks like the pinned ${was}`
         : `: ${was} -> ${now}`;
   } else if (finding.rule === "package-runner-unpinned") {
-    line += `: ${unpinnedText(finding)}`;
+    line += `: ${unpinnedText(finding, options.lock)}`;
   } else if (finding.rule === "tool-name-confusable" || finding.rule === "name-confusable") {
     // `before` is the other part's name, not an old value of this one.
     line += `: ${renderJsonValue(finding.after)} looks like ${renderJsonValue(finding.before)}`;
@@ -95,9 +97,10 @@ export function findingLine(finding: Finding, s: Style, options: FindingLineOpti
 /**
  * What a package-runner-unpinned finding says: what runs, the version that
  * would run now (or why the registry could not be asked), and the upgrade
- * command that pins it. Registry text goes through visibleText.
+ * command that pins it (with the lock the command was given, if any).
+ * Registry text goes through visibleText.
  */
-function unpinnedText(finding: Finding): string {
+function unpinnedText(finding: Finding, lock: string | undefined): string {
   const after = (finding.after ?? {}) as Record<string, JsonValue>;
   const text = (key: string) => visibleText(String(after[key] ?? ""));
   const docker = after["ecosystem"] === "docker";
@@ -106,7 +109,7 @@ function unpinnedText(finding: Finding): string {
     : `${text("package")} runs through ${text("runner")} without an exact version`;
   const upgrade = (to?: string) =>
     visibleText(
-      `contractpin upgrade ${shellWord(finding.server ?? "")}${to === undefined ? "" : ` --to ${shellWord(to)}`} --write`,
+      `contractpin upgrade${lockWords(lock)} ${shellWord(finding.server ?? "")}${to === undefined ? "" : ` --to ${shellWord(to)}`} --write`,
     );
   if (typeof after["latest"] !== "string")
     return `${runs}: the version that would run now is unknown, the registry could not be asked (${text("unknown")}); pin it: ${upgrade()}`;
