@@ -44,8 +44,10 @@ Re-reads the named servers (or every server in the lock), re-pins them, and
 prints what it accepted as verify shows it: each changed tool's block, its
 findings and the changes shared by several tools (a drifted tool's changes
 from its old contract, in the snapshots, and its new one; without the old
-one, unknown); a server whose launch line changed says so, the change whole
-and marked. The lock is rewritten only when something did change.
+one, unknown). Each server is read as the lock defines it, so its launch
+line stays as pinned: init --force and upgrade --write change a launch line,
+and say so with the change whole and marked. The lock is rewritten only when
+something did change.
 If any server cannot be read (or, with --repeat, reads differ), nothing is
 written (exit 1).
 
