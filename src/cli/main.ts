@@ -151,6 +151,20 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+// Node ends a process whose event loop has nothing left to wait on, even
+// while the run's promise is pending, with exit code 0 and nothing printed:
+// a wait on something that can no longer happen would pass as all well.
+// That is a bug in contractpin, never a result: it exits 2, saying so.
+let stalled = false;
+process.on("beforeExit", () => {
+  if (settled || stalled) return;
+  stalled = true;
+  process.exitCode = EXIT.ERROR;
+  process.stderr.write(
+    "contractpin: internal error: the run stopped before it had a result, so nothing was checked (please report it)\n",
+  );
+});
+
 const base = { ...processIo(), signal: interrupt.signal };
 // Under GitHub Actions, a server's text must not become a workflow command.
 const guard = process.env["GITHUB_ACTIONS"] === "true" ? guardWorkflowCommands(base) : undefined;

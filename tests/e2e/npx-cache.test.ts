@@ -6,6 +6,7 @@
 // is a temporary folder.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +15,7 @@ import { after, before, test } from "node:test";
 import { startCli, type CliResult } from "../helpers/cli.js";
 import { cleanUp, killAtEnd, tempDir } from "../helpers/cleanup.js";
 import { startRegistry, type LocalRegistry } from "../helpers/registry.js";
+import { SERVERS } from "../helpers/servers.js";
 import { Workspace } from "../helpers/workspace.js";
 
 const PKG = "contractpin-slow-download";
@@ -174,4 +176,51 @@ test("a cache folder an earlier download left broken is named, with the command 
     0,
   );
   rmSync(home, { recursive: true, force: true });
+});
+
+test("an npx killed at the timeout that leaves npm's lock in its folder: verify and add still fail (exit 1), never end early as if all were well", async () => {
+  const ws = new Workspace();
+  const home = tempDir("contractpin-npx-home-");
+  const spec = "contractpin-stale-lock@1.0.0";
+  // npx's folder of this spec, named as npm names it (npx-cache.ts).
+  const folder = join(
+    home,
+    ".npm",
+    "_npx",
+    createHash("sha512").update(spec).digest("hex").slice(0, 16),
+  );
+  // Two npx stand-ins on PATH, for a fault the real one shows only under load:
+  // one runs the fixture server; the other starts a download, takes npm's lock
+  // in the install folder and never answers, as an npx held by its registry.
+  const bin = (name: string, script: string) => {
+    const dir = ws.path(name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "npx"), `#!/bin/sh\nexec "${process.execPath}" ${script}\n`, {
+      mode: 0o755,
+    });
+    return dir;
+  };
+  const runs = bin("runs", `"${SERVERS.fakeStdio}" ok`);
+  const stalls = bin(
+    "stalls",
+    `-e 'require("fs").mkdirSync(process.argv[1], { recursive: true }); require("fs").writeFileSync(process.argv[1] + "/concurrency.lock", ""); setInterval(() => {}, 1000)' "${folder}"`,
+  );
+  const env = (path: string) => ({ HOME: home, PATH: `${path}:${process.env["PATH"]}` });
+  const command = ["--", "npx", "-y", spec];
+
+  const pinned = await runCli(["add", "s", ...command], { cwd: ws.dir, env: env(runs) });
+  assert.equal(pinned.code, 0, pinned.stderr);
+
+  for (const args of [
+    ["verify", "--timeout", "1"],
+    ["add", "t", "--timeout", "1", ...command],
+  ]) {
+    rmSync(folder, { recursive: true, force: true });
+    const r = await runCli(args, { cwd: ws.dir, env: env(stalls) });
+    assert.equal(r.code, 1, `${args[0]}: exit ${r.code}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stdout + r.stderr, /timed out after 1 s/, args[0]);
+    // Its lock untouched for seconds: the killed npx's own, so the folder it began is removed.
+    assert.match(r.stdout + r.stderr, /npx's unfinished download in \S+ was removed/, args[0]);
+    assert.ok(!existsSync(folder), args[0]);
+  }
 });

@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { npxPackages } from "../../core/source/package-runner.js";
 import { shellWord } from "../../core/source/shell-word.js";
+import { pause } from "../../io/timers.js";
 import type { SpawnSpec } from "./stdio-transport.js";
 
 /** npx's install folder of a server's packages, and whether it existed before the read. */
@@ -61,7 +62,7 @@ async function lockedByAnother(dir: string): Promise<boolean> {
   };
   const first = touched();
   if (first === undefined) return false;
-  await new Promise<void>((done) => setTimeout(done, LOCK_STALE_MS).unref());
+  await pause(LOCK_STALE_MS);
   return touched() !== first;
 }
 

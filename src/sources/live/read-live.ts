@@ -7,6 +7,7 @@ import { ContractpinError, isContractpinError, type WithDetail } from "../../cor
 import type { JsonValue } from "../../core/json/json-value.js";
 import type { HttpSource, StdioSource } from "../../core/source/server-source.js";
 import { packageVersion } from "../../io/version.js";
+import { within } from "../../io/timers.js";
 import type { ReadContext, ServerRead } from "../read-context.js";
 import { describeError, describeExit } from "./describe-error.js";
 import { withheldEnvHint } from "./env-hint.js";
@@ -260,9 +261,10 @@ function stdioFactory(
 /** Ends a session: DELETE for a Streamable HTTP session, then the transport's own close (which ends a stdio server's process group). */
 async function closeTransport(transport: Transport): Promise<void> {
   if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
-    await Promise.race([transport.terminateSession().catch(() => undefined), delay(1000)]);
+    await within(
+      transport.terminateSession().catch(() => undefined),
+      1000,
+    );
   }
   await transport.close().catch(() => undefined);
 }
-
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
+import { within } from "../../io/timers.js";
 
 /** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
 export type LineSink = Pick<RawLog, "maxMessageBytes" | "receivedLine" | "failTooLarge" | "sent">;
@@ -115,10 +116,9 @@ export class StdioTransport implements Transport {
             if (stream === null || (stream as { readableEnded?: boolean }).readableEnded) done();
             else stream.once("end", done).once("close", done);
           });
-        void Promise.race([
-          Promise.all([drained(child.stdout), drained(child.stderr)]),
-          new Promise<void>((done) => setTimeout(done, DRAIN_MS).unref()),
-        ]).then(() => this.finish());
+        void within(Promise.all([drained(child.stdout), drained(child.stderr)]), DRAIN_MS).then(
+          () => this.finish(),
+        );
       });
       child.stdin!.on("error", (err) => this.onerror?.(err));
       child.stderr!.on("data", (chunk: Buffer) => this.stderrTail.push(chunk));
@@ -181,7 +181,7 @@ export class StdioTransport implements Transport {
    */
   async exitAfterBrokenPipe(ms: number): Promise<ExitStatus | undefined> {
     if (this.ended === undefined && !this.spawnFailed && !this.hasExited)
-      await Promise.race([this.exited, delay(ms)]);
+      await within(this.exited, ms);
     return this.ended ?? this.endedWhileClosing;
   }
 
@@ -205,7 +205,7 @@ export class StdioTransport implements Transport {
     if (this.spawnFailed) return false;
     // A probe that could not be written usually means the process is ending:
     // let its exit, and the stderr it wrote, arrive.
-    await Promise.race([this.finished, delay(2 * DRAIN_MS)]);
+    await within(this.finished, 2 * DRAIN_MS);
     if (this.ended === undefined) return true;
     const stderr = this.stderrTail.lines();
     if (this.ended.signal === null && stderr.length === 0) return true;
@@ -296,5 +296,3 @@ export class StdioTransport implements Transport {
 
 /** How long a package runner is given to end on SIGTERM before SIGKILL (it returns sooner when it does). */
 const RUNNER_GRACE_MS = 5000;
-
-const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
