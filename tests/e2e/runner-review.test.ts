@@ -126,9 +126,15 @@ describe("package-runner-unpinned", () => {
     const init = runCli(["init", "--lock", lock], { cwd: ws.dir, env });
     assert.equal(init.code, 0, init.stderr);
     const suggested = `contractpin upgrade --lock 'team locks/mcp.lock' dict --to 1.1.0 --write`;
-    assert.ok(init.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)), init.stdout);
+    assert.ok(
+      init.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)),
+      init.stdout,
+    );
     const audit = runCli(["audit", "--lock", lock], { cwd: ws.dir, env });
-    assert.ok(audit.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)), audit.stdout);
+    assert.ok(
+      audit.stdout.split("\n").some((l) => l.endsWith(`; pin it: ${suggested}`)),
+      audit.stdout,
+    );
 
     // The line as a person would paste it, with contractpin this build.
     const shell = spawnSync(
