@@ -5,7 +5,8 @@ import {
 } from "../core/contract/compare.js";
 import type { Contract, ContractField } from "../core/contract/contract.js";
 import { digestContract, type Digest, type ToolDigests } from "../core/contract/digest.js";
-import { classifyServer, sidePinFindings, unreachableFinding } from "../core/findings/classify.js";
+import { classifyServer } from "../core/findings/classify.js";
+import { sidePinFindings, unreachableFinding } from "../core/findings/status-findings.js";
 import { bySeverity, type Finding } from "../core/findings/finding.js";
 import { namedParts, type NamedPart } from "../core/findings/name-skeleton.js";
 import type { PinnedServer } from "../core/lock/lock.js";

@@ -1,13 +1,12 @@
 import type { ConfigReport } from "../../config/config-set.js";
-import type { ServerFinding } from "../../core/contract/compare.js";
+import { aboutAddedPart, type ServerFinding } from "../../core/contract/compare.js";
 import type { Digest } from "../../core/contract/digest.js";
 import {
   sidePinFindings,
   unexplainedDriftFinding,
   unreachableFinding,
-} from "../../core/findings/classify.js";
+} from "../../core/findings/status-findings.js";
 import { bySeverity, toFinding, type Finding } from "../../core/findings/finding.js";
-import { aboutAddedPart } from "../../core/surface/findings.js";
 import { TOOLS } from "../../core/contract/kinds.js";
 import type { LockLines } from "../../core/lock/lock-lines.js";
 import { escapeHiddenJson } from "../../core/json/pretty-json.js";

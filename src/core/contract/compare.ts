@@ -353,3 +353,20 @@ export function partPointer(f: Pick<SurfaceFinding, "part" | "key">): string {
   if (f.part === "instructions") return "/instructions";
   return f.key === undefined ? `/${f.part}` : appendPointer(`/${f.part}`, f.key);
 }
+
+/**
+ * Whether a server finding is about a surface part that was added (its
+ * pointer at or under the part's): under --allow-new it does not fail, as an
+ * added tool's findings do not.
+ */
+export function aboutAddedPart(
+  surface: readonly SurfaceFinding[] | undefined,
+  pointer: string | undefined,
+): boolean {
+  if (surface === undefined || pointer === undefined) return false;
+  return surface.some((f) => {
+    if (f.status !== "added") return false;
+    const base = partPointer(f);
+    return pointer === base || pointer.startsWith(`${base}/`);
+  });
+}

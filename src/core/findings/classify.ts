@@ -3,8 +3,6 @@ import type { JsonValue } from "../json/json-value.js";
 import { hintFindings } from "./annotations.js";
 import { claimFindings } from "./hint-claims.js";
 import { sameJson } from "./diff-json.js";
-import { appendPointer } from "../json/json-pointer.js";
-import { TOOLS } from "../contract/kinds.js";
 import { toFinding, type Finding, type FindingDraft } from "./finding.js";
 import { inputSchemaFindings } from "./input-schema.js";
 import { lookAlikes, nameSkeleton as skeleton, type NamedPart } from "./name-skeleton.js";
@@ -124,40 +122,6 @@ export function classifyServer(
     // Else still live with one side not given (no snapshot, or unchanged): nothing to say.
   }
   return findings;
-}
-
-/** The finding of a server that could not be read; `message` (server text, raw) goes in `after`. */
-export function unreachableFinding(server: string, message?: string): Finding {
-  return toFinding({ rule: "server-unreachable", after: message }, undefined, server);
-}
-
-/**
- * The finding of a drifted tool that cannot be classified (no snapshot of its
- * pinned contract): `tool-drifted`, with the names of the fields whose field
- * digests differ in `after`. Those digests are advisory (spec 4.2): the names
- * are unconfirmed, never what a report says changed.
- */
-export function unexplainedDriftFinding(
-  server: string,
-  tool: string,
-  fields: readonly string[],
-): Finding {
-  return toFinding({ rule: "tool-drifted", after: [...fields] }, tool, server);
-}
-
-/**
- * The findings of a drifted tool whose side pins moved (SPEC.md 13), each
- * the rule the kind table names for its pin (`tool-visibility-changed`),
- * pointing at the member. The lock records only a digest of the value, so
- * neither value is shown: the pin says that it moved, the live tool what it
- * is now.
- */
-export function sidePinFindings(server: string, tool: string, moved: readonly string[]): Finding[] {
-  return TOOLS.sidePins
-    .filter((pin) => moved.includes(pin.field))
-    .map((pin) =>
-      toFinding({ rule: pin.rule, pointer: pin.path.reduce(appendPointer, "") }, tool, server),
-    );
 }
 
 /** A tool name reduced to what a reader tells apart (name-skeleton.ts). */

@@ -3,7 +3,7 @@ import type { JsonValue } from "../json/json-value.js";
 import type { ServerSource } from "../source/server-source.js";
 import { sameJson } from "./diff-json.js";
 import { diffChars, renderWordDiff, type TextChange, type WordDiffPaint } from "./diff-text.js";
-import { confusableMap } from "./read-text.js";
+import { confusableMap } from "./confusables.js";
 
 /**
  * What a client is asked to launch, as far as a reviewer compares it: the

@@ -1,10 +1,11 @@
 import { getMember } from "../json/json-value.js";
 import { SURFACE_KINDS } from "../contract/kinds.js";
 import type { SurfaceContracts } from "../surface/surface.js";
-import { confusableMap } from "./read-text.js";
+import { confusableMap } from "./confusables.js";
+import { lazy } from "../lazy.js";
 
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
-const MARKS = /\p{M}/gu;
+const INVISIBLE = lazy(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+const MARKS = lazy(() => /\p{M}/gu);
 
 /**
  * A name reduced to what a reader tells apart, after Unicode TS #39's
@@ -17,9 +18,9 @@ const MARKS = /\p{M}/gu;
  */
 export function nameSkeleton(name: string): string {
   const map = confusableMap();
-  const folded = name.normalize("NFKC").replace(INVISIBLE, "").toLowerCase().normalize("NFD");
+  const folded = name.normalize("NFKC").replace(INVISIBLE(), "").toLowerCase().normalize("NFD");
   let out = "";
-  for (const ch of folded.replace(MARKS, "")) out += map.get(ch.codePointAt(0)!) ?? ch;
+  for (const ch of folded.replace(MARKS(), "")) out += map.get(ch.codePointAt(0)!) ?? ch;
   return out.toLowerCase();
 }
 

@@ -1,4 +1,5 @@
-import { CONFUSABLE_ROWS } from "./confusables-data.js";
+import { confusableMap } from "./confusables.js";
+import { lazy } from "../lazy.js";
 
 /**
  * A text as the rules read it, each UTF-16 unit of `text` remembering the
@@ -14,9 +15,10 @@ export interface Reading {
 
 // Characters a reviewer cannot see, removed before matching so that they do
 // not split a phrase; they are reported by their own rule.
-const IGNORABLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
-const MARKS = /\p{M}/gu;
-const UPPER = /^\p{Lu}$/u;
+// Each made on first use (lazy.ts).
+const IGNORABLE = lazy(() => /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u);
+const MARKS = lazy(() => /\p{M}/gu);
+const UPPER = lazy(() => /^\p{Lu}$/u);
 const ENTITY = /&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,6}));/iy;
 const NAMED: Record<string, string> = {
   lt: "<",
@@ -26,18 +28,6 @@ const NAMED: Record<string, string> = {
   apos: "'",
   nbsp: " ",
 };
-
-let confusables: Map<number, string> | undefined;
-
-/** UTS #39 confusables with an ASCII prototype, by code point (built on first use). */
-export function confusableMap(): Map<number, string> {
-  if (confusables === undefined) {
-    confusables = new Map();
-    for (const [prototype, codes] of CONFUSABLE_ROWS)
-      for (const code of codes.split(" ")) confusables.set(parseInt(code, 36), prototype);
-  }
-  return confusables;
-}
 
 /** Builds a reading unit by unit. */
 class Builder {
@@ -104,13 +94,13 @@ function readInto(out: Builder, chars: string, from: number, to: number): void {
       out.push(ch, from, to);
       continue;
     }
-    if (IGNORABLE.test(ch)) continue;
-    for (const part of ch.normalize("NFKD").replace(MARKS, "")) {
+    if (IGNORABLE().test(ch)) continue;
+    for (const part of ch.normalize("NFKD").replace(MARKS(), "")) {
       const cp = part.codePointAt(0)!;
       const prototype = cp < 0x80 ? undefined : map.get(cp);
       if (prototype === undefined) out.push(part, from, to);
       // The prototype of `І` is `l`; a capital reads as the capital letter.
-      else out.push(UPPER.test(part) ? upper(prototype) : prototype, from, to);
+      else out.push(UPPER().test(part) ? upper(prototype) : prototype, from, to);
     }
   }
 }
@@ -161,11 +151,14 @@ function refang(r: Reading): Reading {
 }
 
 // Single letters apart: "i g n o r e" (three or more), "d-o", "i.g.n.o.r.e" (two or more).
-const SPACED =
-  /(?<![\p{L}\p{N}])[\p{L}\p{N}@$](?:(?: [\p{L}\p{N}@$]){2,}|(?:[._*\u00b7-][\p{L}\p{N}@$])+)(?![\p{L}\p{N}])/gu;
+const SPACED = lazy(
+  () =>
+    /(?<![\p{L}\p{N}])[\p{L}\p{N}@$](?:(?: [\p{L}\p{N}@$]){2,}|(?:[._*\u00b7-][\p{L}\p{N}@$])+)(?![\p{L}\p{N}])/gu,
+);
 // A word that mixes letters with the digits or signs leetspeak writes them as.
-const LEET_WORD =
-  /(?<![\p{L}\p{N}@$])(?=[\p{L}\p{N}@$]*\p{L})(?=[\p{L}\p{N}@$]*[0-9@$])[\p{L}\p{N}@$]{3,}/gu;
+const LEET_WORD = lazy(
+  () => /(?<![\p{L}\p{N}@$])(?=[\p{L}\p{N}@$]*\p{L})(?=[\p{L}\p{N}@$]*[0-9@$])[\p{L}\p{N}@$]{3,}/gu,
+);
 const LEET: Record<string, string> = {
   "0": "o",
   "1": "i",
@@ -186,9 +179,9 @@ const LEET: Record<string, string> = {
  * readings that differ from `plain` are returned.
  */
 export function foldedReadings(plain: Reading): Reading[] {
-  const joined = replaceIn(plain, SPACED, (m) => m[0].replace(/[ ._*\u00b7-]/gu, ""));
+  const joined = replaceIn(plain, SPACED(), (m) => m[0].replace(/[ ._*\u00b7-]/gu, ""));
   const leet = (one: string) =>
-    replaceIn(joined, LEET_WORD, (m) =>
+    replaceIn(joined, LEET_WORD(), (m) =>
       m[0].replace(/[0-9@$]/gu, (c) => (c === "1" ? one : (LEET[c] ?? c))),
     );
   const result: Reading[] = [];

@@ -5,16 +5,17 @@ import type { FindingDraft } from "./finding.js";
 import { plainReading } from "./read-text.js";
 import { STEERS } from "./text-patterns.js";
 import { sentenceAt, textMatches } from "./text-rules.js";
+import { lazy } from "../lazy.js";
 
 // Characters a reviewer cannot see, removed before matching so that they do
 // not split a phrase; they are reported by their own rule.
-const IGNORABLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+const IGNORABLE = lazy(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
 // Ordinary whitespace controls, which are not hidden text.
 const WHITESPACE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
 const MAX_REPORTED = 5;
 // A tool name that is one token, and the tokens of a text (dots kept: MCP names may hold them).
-const TOKEN_NAME = /^[\p{L}\p{N}_.-]+$/u;
-const NAME_TOKENS = /[\p{L}\p{N}_.-]+/gu;
+const TOKEN_NAME = lazy(() => /^[\p{L}\p{N}_.-]+$/u);
+const NAME_TOKENS = lazy(() => /[\p{L}\p{N}_.-]+/gu);
 const NO_TOOLS: OtherTools = { has: () => false };
 // A tool name that is one ordinary lower-case word (`zip`, `echo`), which prose uses too.
 const PLAIN_WORD = /^\p{Ll}+$/u;
@@ -43,7 +44,7 @@ export function serverTools(names: Iterable<string>): (self?: string) => OtherTo
   const unusual: string[] = [];
   for (const name of names) {
     if (name.length < 3) continue;
-    if (TOKEN_NAME.test(name)) set.add(name);
+    if (TOKEN_NAME().test(name)) set.add(name);
     else unusual.push(name);
   }
   return (self) => ({
@@ -140,7 +141,7 @@ function hiddenLabels(text: string): string[] {
 
 /** NFKC (full-width letters read as letters), without the invisible characters. */
 export function searchable(text: string): string {
-  return text.normalize("NFKC").replace(IGNORABLE, "");
+  return text.normalize("NFKC").replace(IGNORABLE(), "");
 }
 
 /**
@@ -188,7 +189,7 @@ function mentions(served: string, others: OtherTools): string[] {
   const text = plainReading(served).text;
   const found: string[] = [];
   const steered = (index: number) => STEERS.test(sentenceAt(text, index));
-  for (const m of text.matchAll(NAME_TOKENS)) {
+  for (const m of text.matchAll(NAME_TOKENS())) {
     const token = m[0].replace(/^[.-]+|[.-]+$/gu, "");
     if (!others.has(token) || !steered(m.index)) continue;
     if (!PLAIN_WORD.test(token) || namedAsTool(text, m.index, m[0])) found.push(token);

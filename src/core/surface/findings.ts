@@ -50,23 +50,6 @@ export function surfaceFindings(
   return drafts.map((d) => toFinding(d, undefined, server));
 }
 
-/**
- * Whether a server finding is about a surface part that was added (its
- * pointer at or under the part's): under --allow-new it does not fail, as an
- * added tool's findings do not.
- */
-export function aboutAddedPart(
-  surface: readonly SurfaceFinding[] | undefined,
-  pointer: string | undefined,
-): boolean {
-  if (surface === undefined || pointer === undefined) return false;
-  return surface.some((f) => {
-    if (f.status !== "added") return false;
-    const base = partPointer(f);
-    return pointer === base || pointer.startsWith(`${base}/`);
-  });
-}
-
 function textOf(
   f: SurfaceFinding,
   before: JsonValue | undefined,

@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Contract } from "../../../src/core/contract/contract.js";
+import { classifyServer, classifyTool, nameSkeleton } from "../../../src/core/findings/classify.js";
 import {
-  classifyServer,
-  classifyTool,
-  nameSkeleton,
   sidePinFindings,
   unexplainedDriftFinding,
   unreachableFinding,
-} from "../../../src/core/findings/classify.js";
+} from "../../../src/core/findings/status-findings.js";
 import type { Finding } from "../../../src/core/findings/finding.js";
 import { sourceFindings } from "../../../src/core/findings/server-source.js";
 import { checkConfigs } from "../../../src/config/config-check.js";
