@@ -94,10 +94,17 @@ describe("the surface through the one pipeline", () => {
     ws.write("s.json", JSON.stringify(poisoned(dump())));
     const add = run(ws, "add", "s", "--file", "s.json");
     assert.equal(add.code, 0, add.stderr);
+    // Each under a heading that names its part, as a tool's are under its name.
     for (const out of [add.stdout, run(ws, "audit").stdout]) {
-      assert.match(out, /\[high\] instructions-directive at instructions/);
-      assert.match(out, /description-override at prompts\/leak\/description/);
-      assert.match(out, /at resource_templates\/docs:~1~1\{id\}\/description/);
+      assert.match(out, /^ +instructions\n +\[high\] instructions-directive at instructions/m);
+      assert.match(
+        out,
+        /^ +prompt leak\n(?: +\[.*\n)* +\[high\] description-override at description/m,
+      );
+      assert.match(
+        out,
+        /^ +resource template docs:\/\/\{id\}\n +\[[a-z]+\] [a-z-]+ at description/m,
+      );
     }
     const audit = run(ws, "audit", "--fail-on", "low");
     assert.equal(audit.code, 1, audit.stdout + audit.stderr);
@@ -127,8 +134,42 @@ describe("the surface through the one pipeline", () => {
     assert.equal(update.code, 0, update.stderr);
     assert.match(
       update.stdout,
-      /^s: updated\n {2}\[high\] instructions-directive at instructions/m,
+      /^s: updated\n {2}DRIFTED {4}instructions\n {4}\[high\] instructions-directive at instructions/m,
     );
+  });
+
+  it("a prompt's change is written as a tool's: its findings in its block, pointing into it", () => {
+    const same = (d: Dump): Dump => {
+      d["tools/list"][0].tools[0].description = "Summarize an entry.";
+      return d;
+    };
+    const ws = new Workspace();
+    ws.write("s.json", JSON.stringify(same(dump())));
+    assert.equal(run(ws, "add", "s", "--file", "s.json").code, 0);
+    const edited = same(dump());
+    edited["tools/list"][0].tools[0].description = INJECTION;
+    edited["prompts/list"][0].prompts[0].description = INJECTION;
+    ws.write("s.json", JSON.stringify(edited));
+    const r = run(ws, "verify");
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    // A block: its head line, then every line indented under it.
+    const block = (head: RegExp) => {
+      const lines = r.stdout.split("\n");
+      const at = lines.findIndex((l) => head.test(l));
+      assert.ok(at >= 0, r.stdout);
+      const body: string[] = [];
+      for (const l of lines.slice(at + 1)) {
+        if (!l.startsWith("    ")) break;
+        body.push(l);
+      }
+      return body;
+    };
+    const tool = block(/^ {2}DRIFTED {4}search {2}changed: description$/);
+    const prompt = block(/^ {2}DRIFTED {4}prompt summarize {2}changed: description$/);
+    assert.match(tool.join("\n"), /\[high\] description-override at description/);
+    assert.deepEqual(prompt, tool);
+    // Nothing about the prompt is left under the server's head line.
+    assert.doesNotMatch(r.stdout, /^ {2}\[/m);
   });
 
   it("an added prompt is shown whole, as an added tool is", () => {

@@ -185,7 +185,8 @@ describe("a surface item's changed members without a snapshot (forged field dige
     );
     assert.match(
       r.stdout,
-      /\[high\] surface-drifted at prompts\/summarize: changed: fields unknown \(unconfirmed/,
+      // In the prompt's block, as a tool's tool-drifted is in the tool's.
+      /^ {2}DRIFTED {4}prompt summarize .*\n {4}\[high\] surface-drifted: changed: fields unknown \(unconfirmed/m,
     );
     assert.doesNotMatch(r.stdout, /changed: arguments\b/);
   });
@@ -229,23 +230,16 @@ describe("an SDK server that changes what the model reads, not its tools", () =>
         verify.stdout,
       );
       assert.doesNotMatch(verify.stdout, /DRIFTED {4}lookup/);
-      // The findings rules run over it: instructions gaining a directive are high.
-      const where =
-        variant === "instructions"
-          ? "instructions"
-          : variant === "prompt"
-            ? "prompts/summarize/description"
-            : "resource_templates/catalogue:~1~1entries~1{id}/description";
-      assert.ok(
-        verify.stdout.includes(
-          `  [high] description-sensitive-path at ${where}: gained "~/.ssh/id_rsa"`,
-        ),
-        verify.stdout,
-      );
+      // The findings rules run over it: instructions gaining a directive are
+      // high. Its findings are in its block, pointing into it, as a tool's are.
+      const where = variant === "instructions" ? "instructions" : "description";
+      const finding = `\n    [high] description-sensitive-path at ${where}: gained "~/.ssh/id_rsa"\n`;
+      assert.ok(verify.stdout.includes(finding), verify.stdout);
+      assert.ok(verify.stdout.search(line) < verify.stdout.indexOf(finding), verify.stdout);
       if (variant === "instructions") {
         assert.match(
           verify.stdout,
-          /^ {2}\[high\] instructions-directive at instructions: gained "before answering"$/m,
+          /^ {2}DRIFTED {4}instructions\n {4}\[high\] instructions-directive at instructions: gained "before answering"$/m,
         );
       }
       const json = runCli(["verify", "--json"], { cwd: ws.dir });

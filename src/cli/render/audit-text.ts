@@ -8,6 +8,7 @@ import type { AuditRun, ServerAudit } from "../../engine/audit.js";
 import { displayName, style, type Style } from "./style.js";
 import { findingJson } from "./verify-json.js";
 import { findingLine, type FindingLineOptions } from "./entry-text.js";
+import { partFinding } from "./surface-text.js";
 
 /** The identifier of `audit --json`'s schema (documented in the README). */
 export const AUDIT_FORMAT = "contractpin-audit/1";
@@ -27,8 +28,10 @@ function countsText(findings: readonly Finding[]): string {
 }
 
 /**
- * The findings of one server, a block per tool (`    [high] rule at pointer: ...`
- * under `  TOOL`), in the order given; findings about no tool come first.
+ * The findings of one server, a block per item (`    [high] rule at pointer: ...`
+ * under `  TOOL`, `  instructions`, `  prompt NAME`), in the order given,
+ * each pointer relative to its item as verify's blocks show it (partFinding);
+ * findings about the server itself come first.
  */
 export function findingBlock(
   findings: readonly Finding[],
@@ -37,13 +40,15 @@ export function findingBlock(
   options: FindingLineOptions = {},
 ): string[] {
   const lines: string[] = [];
-  let tool: string | undefined;
+  let item: string | undefined;
   for (const f of findings) {
-    if (f.tool !== undefined && f.tool !== tool) {
-      tool = f.tool;
-      lines.push(`${indent}${displayName(tool)}`);
+    const part = partFinding(f);
+    const key = f.tool !== undefined ? `tool\u0000${f.tool}` : part?.key;
+    if (key !== undefined && key !== item) {
+      item = key;
+      lines.push(`${indent}${f.tool !== undefined ? displayName(f.tool) : part!.label}`);
     }
-    lines.push(`${indent}  ${findingLine(f, s, options)}`);
+    lines.push(`${indent}  ${findingLine(part?.finding ?? f, s, options)}`);
   }
   return lines;
 }

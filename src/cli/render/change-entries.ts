@@ -45,6 +45,30 @@ export interface ShownChange extends JsonChange {
 export interface EntryOptions {
   /** Values whole: no value is split into its members for its length (default false). */
   verbose?: boolean;
+  /**
+   * The members compared, in the order shown, and how each is read: by
+   * default a tool's (REPORTED_FIELDS, a null schema absent); a prompt's or
+   * template's are its kind's fields, read as they are.
+   */
+  members?: ItemMembers;
+}
+
+/** The members of an item a report compares, and how a member's value is read. */
+export interface ItemMembers {
+  fields: readonly string[];
+  valueOf: (item: Readonly<Record<string, JsonValue>>, field: string) => JsonValue | undefined;
+}
+
+/** A tool's members: REPORTED_FIELDS, a null schema absent (a null description is shown as null). */
+export const TOOL_MEMBERS: ItemMembers = {
+  fields: REPORTED_FIELDS,
+  valueOf: (c, field) =>
+    field === "description" ? c["description"] : (getMember(c, field) ?? undefined),
+};
+
+/** Any other item's members: `fields`, each as it is (null is a value), absent when missing. */
+export function plainMembers(fields: readonly string[]): ItemMembers {
+  return { fields, valueOf: (c, field) => getMember(c, field) };
 }
 
 /**
@@ -58,16 +82,18 @@ export interface EntryOptions {
  * their first change is; changes without a finding come last.
  */
 export function changeEntries(
-  before: Contract | undefined,
-  after: Contract | undefined,
+  before: Contract | Readonly<Record<string, JsonValue>> | undefined,
+  after: Contract | Readonly<Record<string, JsonValue>> | undefined,
   findings: readonly Finding[],
   options: EntryOptions = {},
 ): ChangeEntry[] {
   const changes: ShownChange[] = [];
   if (before !== undefined && after !== undefined) {
     const pointers = findings.flatMap((f) => (f.pointer === undefined ? [] : [f.pointer]));
-    for (const field of REPORTED_FIELDS) {
-      for (const change of diffJson(fieldOf(before, field), fieldOf(after, field), `/${field}`)) {
+    const { fields, valueOf } = options.members ?? TOOL_MEMBERS;
+    const [b, a] = [before, after] as Readonly<Record<string, JsonValue>>[];
+    for (const field of fields) {
+      for (const change of diffJson(valueOf(b!, field), valueOf(a!, field), `/${field}`)) {
         changes.push(...split(change, pointers, options.verbose === true));
       }
     }
@@ -217,9 +243,4 @@ function isPrefix(a: readonly string[], b: readonly string[]): boolean {
 
 function sameOptional(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return a === undefined || b === undefined ? a === b : sameJson(a, b);
-}
-
-/** A field's value; a null schema is absent (a null description is shown as null). */
-function fieldOf(c: Contract, field: (typeof REPORTED_FIELDS)[number]): JsonValue | undefined {
-  return field === "description" ? c.description : (c[field] ?? undefined);
 }

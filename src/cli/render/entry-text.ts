@@ -147,10 +147,13 @@ export function entryLines(
   return lines;
 }
 
+/** The members whose text a report always shows as a word diff: an item's description, a server's instructions. */
+const TEXT_POINTERS: ReadonlySet<string> = new Set(["/description", "/instructions"]);
+
 /**
  * One change: `pointer: before -> after`, values whole (never cut in the
  * middle); two strings longer than VALUE_WIDTH (unless `verbose`),
- * and any two descriptions, as a word diff under `pointer:`.
+ * and any two descriptions or instructions, as a word diff under `pointer:`.
  */
 export function changeLines(change: ShownChange, verbose: boolean, s?: Style): string[] {
   const { before, after } = change;
@@ -159,7 +162,7 @@ export function changeLines(change: ShownChange, verbose: boolean, s?: Style): s
   if (
     typeof before === "string" &&
     typeof after === "string" &&
-    (change.pointer === "/description" || (!verbose && !(fits(before) && fits(after))))
+    (TEXT_POINTERS.has(change.pointer) || (!verbose && !(fits(before) && fits(after))))
   ) {
     lines.push(`${where}:`);
     const paint = s === undefined ? undefined : { removed: s.red, added: s.green };

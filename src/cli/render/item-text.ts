@@ -6,22 +6,24 @@ import { splitValue } from "./change-entries.js";
 import { valueLines } from "./entry-text.js";
 
 /**
- * An added item, shown whole, whatever its kind: its description, then each
- * other member of `fields` it has, one line when it fits, else split into
- * its members (values never cut); with `verbose`, pretty-printed. A tool
- * shows REPORTED_FIELDS, a prompt or template its kind's members but its key.
+ * An added item, shown whole, whatever its kind: its text (`text`: a
+ * description, or the server's instructions), then each other member of
+ * `fields` it has, one line when it fits, else split into its members
+ * (values never cut); with `verbose`, pretty-printed. A tool shows
+ * REPORTED_FIELDS, a prompt or template its kind's members but its key.
  */
 export function addedBlock(
   after: Readonly<Record<string, JsonValue>>,
   fields: readonly string[],
   verbose: boolean,
+  text: "description" | "instructions" = "description",
 ): string[] {
   const lines: string[] = [];
-  lines.push("    description:");
-  const description = Object.hasOwn(after, "description") ? after["description"]! : null;
+  lines.push(`    ${text}:`);
+  const description = Object.hasOwn(after, text) ? after[text]! : null;
   for (const l of descriptionText(description).split("\n")) lines.push(`      ${l}`);
   for (const field of fields) {
-    if (field === "description") continue;
+    if (field === text) continue;
     const value = Object.hasOwn(after, field) ? after[field] : undefined;
     if (value === undefined || (field === "inputSchema" && value === null)) continue;
     if (!verbose) {

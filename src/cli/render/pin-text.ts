@@ -11,6 +11,7 @@ import type { RuleId } from "../../core/findings/rules.js";
 import { shellWord } from "./shell.js";
 import { displayName, sanitizeLine, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
+import { serverOwnFindings } from "./surface-text.js";
 
 /** One line for a server just pinned. */
 export function renderPinned(
@@ -153,8 +154,9 @@ export function renderChanges(
       lines.push(
         `${displayName(server.name)}: updated${launch.length === 0 ? "" : "; its launch line changed"}`,
       );
-    // What verify said about the server (its surface's findings), as verify says it.
-    for (const finding of explained?.get(server.name)?.findings ?? [])
+    // What verify said about the server itself, as verify says it (a surface
+    // part's findings are in its block, memberLines).
+    for (const finding of serverOwnFindings(explained?.get(server.name)))
       lines.push(`  ${findingLine(finding, style(false))}`);
     for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
       lines.push(line);

@@ -1,43 +1,136 @@
 import {
+  partAt,
   type ServerFinding,
   surfaceKey,
   type SurfaceExplained,
   type SurfaceFinding,
 } from "../../core/contract/compare.js";
-import { diffJson, renderJsonChange, renderJsonValue } from "../../core/findings/diff-json.js";
-import { diffWords, renderWordDiff } from "../../core/findings/diff-text.js";
+import { diffJson, renderJsonValue } from "../../core/findings/diff-json.js";
+import type { Finding } from "../../core/findings/finding.js";
 import { isJsonObject, type JsonValue } from "../../core/json/json-value.js";
 import { kindById } from "../../core/contract/kinds.js";
-import { visibleText } from "../../core/visible-text.js";
+import type { ServerExplained } from "../../engine/explain.js";
+import { changeEntries, plainMembers, type ItemMembers } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
-import { statusLabel } from "./entry-text.js";
+import type { ItemBlock } from "./item-block.js";
 import { addedBlock } from "./item-text.js";
-import { displayName, type Style } from "./style.js";
+import { displayName } from "./style.js";
 
 /**
- * The lines of a server's surface findings (SPEC.md 10.6), after its tools:
- * one per part that is not unchanged (every part with `verbose`), then what
- * changed: a word diff of instructions and descriptions, JSON Pointer lines
- * for the other members. Server text goes through visibleText / displayName.
+ * The blocks of a server's surface parts (SPEC.md 10.6), after its tools: one
+ * per part that is not unchanged (every part with `verbose`), written as a
+ * tool's block is: the part whole when added, else its findings with the
+ * changes they are about (a word diff of instructions and descriptions, JSON
+ * Pointer lines for the other members), relative to the part as a tool's
+ * are to the tool. Server text goes through visibleText / displayName.
  */
-export function surfaceLines(
+export function surfaceBlocks(
   server: ServerFinding,
-  explained: ReadonlyMap<string, SurfaceExplained> | undefined,
+  explained: ServerExplained | undefined,
   verbose: boolean,
-  s: Style,
-): string[] {
-  const lines: string[] = [];
+): ItemBlock[] {
+  const blocks: ItemBlock[] = [];
+  const { byPart } = surfaceFindingsByPart(explained);
   for (const f of server.surface ?? []) {
     if (f.status === "unchanged" && !verbose) continue;
-    let line = `  ${statusLabel(f.status, server.status === "ok", s)}  ${what(f)}`;
-    const detail = explained?.get(surfaceKey(f));
+    const detail = explained?.surface?.get(surfaceKey(f));
+    const found = byPart.get(surfaceKey(f)) ?? [];
+    const members = membersOf(f);
+    const before = asItem(f, detail?.before);
+    const after = asItem(f, detail?.after);
+    const block: ItemBlock = { status: f.status, label: labelOf(f), entries: [] };
     if (f.status === "drifted" && f.part !== "instructions")
-      line += `  changed: ${changedMembers(f, detail)}`;
-    if (f.status === "added" && server.status === "ok") line += s.dim("  (allowed by --allow-new)");
-    lines.push(line);
-    if (detail !== undefined) for (const l of changeLines(f, detail, verbose, s)) lines.push(l);
+      block.changed = changedMembers(f, detail);
+    // An added part is shown whole, as an added tool is: split, never cut;
+    // so are new instructions no snapshot can compare.
+    const whole =
+      f.status === "added" || (f.part === "instructions" && f.status === "drifted" && !before);
+    if (whole && after !== undefined) block.whole = wholeLines(f, after, verbose);
+    else if (whole && detail?.after !== undefined)
+      block.whole = [`    ${renderJsonValue(detail.after, { maxLength: Infinity })}`];
+    block.entries = changeEntries(whole ? undefined : before, after, found, { verbose, members });
+    blocks.push(block);
   }
-  return lines;
+  return blocks;
+}
+
+/**
+ * A server's findings split into those about one of its surface parts (by
+ * surfaceKey, each pointer made relative to the part, as a tool's findings
+ * are to the tool: partFinding) and the server's own (its launch line, its
+ * artifact), shown under its head line.
+ */
+export function surfaceFindingsByPart(explained: ServerExplained | undefined): {
+  byPart: Map<string, Finding[]>;
+  own: Finding[];
+} {
+  const byPart = new Map<string, Finding[]>();
+  const own: Finding[] = [];
+  for (const finding of explained?.findings ?? []) {
+    const at = partFinding(finding);
+    if (at === undefined) {
+      own.push(finding);
+      continue;
+    }
+    const list = byPart.get(at.key);
+    if (list === undefined) byPart.set(at.key, [at.finding]);
+    else list.push(at.finding);
+  }
+  return { byPart, own };
+}
+
+/** The findings a report shows under a server's head line: those about none of its surface parts. */
+export function serverOwnFindings(explained: ServerExplained | undefined): Finding[] {
+  return surfaceFindingsByPart(explained).own;
+}
+
+/**
+ * The surface part a finding is about (its surfaceKey and what a report
+ * calls it) and the finding with its pointer relative to the part:
+ * `/description` for `/prompts/leak/description`, none for the part itself;
+ * the instructions are the member `/instructions` of their part, so theirs
+ * stays. Undefined for a finding about a tool or about the server itself.
+ */
+export function partFinding(
+  finding: Finding,
+): { key: string; label: string; finding: Finding } | undefined {
+  if (finding.tool !== undefined || finding.pointer === undefined) return undefined;
+  const at = partAt(finding.pointer);
+  if (at === undefined) return undefined;
+  const part = at.key === undefined ? { part: at.part } : { part: at.part, key: at.key };
+  const relative: Finding = { ...finding };
+  if (at.rest === "") delete relative.pointer;
+  else relative.pointer = at.rest;
+  return { key: surfaceKey(part), label: partLabel(part), finding: relative };
+}
+
+/** The members a report compares of a part: the instructions' text, or its kind's fields. */
+function membersOf(f: SurfaceFinding): ItemMembers {
+  return plainMembers(f.part === "instructions" ? ["instructions"] : kindById(f.part).fields);
+}
+
+/** A part's contract as an item with members: the instructions as `{instructions}`. */
+function asItem(
+  f: SurfaceFinding,
+  value: JsonValue | undefined,
+): Readonly<Record<string, JsonValue>> | undefined {
+  if (value === undefined) return undefined;
+  if (f.part === "instructions") return { instructions: value };
+  return isJsonObject(value) ? value : undefined;
+}
+
+function wholeLines(
+  f: SurfaceFinding,
+  after: Readonly<Record<string, JsonValue>>,
+  verbose: boolean,
+): string[] {
+  if (f.part === "instructions") return addedBlock(after, [], verbose, "instructions");
+  const kind = kindById(f.part);
+  return addedBlock(
+    after,
+    kind.fields.filter((m) => m !== kind.key),
+    verbose,
+  );
 }
 
 /**
@@ -59,75 +152,18 @@ function changedMembers(f: SurfaceFinding, detail: SurfaceExplained | undefined)
   return changed.length > 0 ? changed.join(", ") : unknownFieldsText(f.fields ?? []);
 }
 
-function what(f: SurfaceFinding): string {
+/** What a report calls a part in its block's head line. */
+function labelOf(f: SurfaceFinding): string {
+  if (f.part === "instructions" || f.key !== undefined) return partLabel(f);
+  const kind = kindById(f.part);
+  return f.status === "added"
+    ? `${kind.method} (the server now advertises ${kind.capability})`
+    : `${kind.method} (the server no longer advertises ${kind.capability})`;
+}
+
+/** What a report calls a part: `instructions`, `prompt <name>`, a list by its method. */
+function partLabel(f: Pick<SurfaceFinding, "part" | "key">): string {
   if (f.part === "instructions") return "instructions";
   const kind = kindById(f.part);
-  if (f.key === undefined) {
-    return f.status === "added"
-      ? `${kind.method} (the server now advertises ${kind.capability})`
-      : `${kind.method} (the server no longer advertises ${kind.capability})`;
-  }
-  return `${kind.noun} ${displayName(f.key)}`;
-}
-
-function changeLines(
-  f: SurfaceFinding,
-  { before, after }: SurfaceExplained,
-  verbose: boolean,
-  s: Style,
-): string[] {
-  const lines: string[] = [];
-  if (f.part === "instructions") {
-    if (before !== undefined && after !== undefined) pushText(lines, "    ", before, after, s);
-    else if (after !== undefined) pushWhole(lines, "    ", after);
-    return lines;
-  }
-  if (before === undefined || after === undefined) {
-    // An added item is shown whole, as an added tool is: split, never cut.
-    if (f.status === "added" && isJsonObject(after)) {
-      const kind = kindById(f.part);
-      return addedBlock(
-        after,
-        kind.fields.filter((m) => m !== kind.key),
-        verbose,
-      );
-    }
-    if (f.status === "added" && after !== undefined) pushWhole(lines, "    ", after);
-    return lines;
-  }
-  const b = before as Record<string, JsonValue>;
-  const a = after as Record<string, JsonValue>;
-  for (const member of kindById(f.part).fields) {
-    const x = Object.hasOwn(b, member) ? b[member] : undefined;
-    const y = Object.hasOwn(a, member) ? a[member] : undefined;
-    if (member === "description" && x !== undefined && y !== undefined) {
-      if (diffJson(x, y).length === 0) continue;
-      lines.push("    description:");
-      pushText(lines, "      ", x, y, s);
-      continue;
-    }
-    for (const change of diffJson(x, y, `/${member}`))
-      lines.push(`    ${renderJsonChange(change)}`);
-  }
-  return lines;
-}
-
-function pushText(
-  lines: string[],
-  indent: string,
-  before: JsonValue,
-  after: JsonValue,
-  s: Style,
-): void {
-  const text =
-    typeof before === "string" && typeof after === "string"
-      ? renderWordDiff(diffWords(before, after), { removed: s.red, added: s.green })
-      : `${renderJsonValue(before)} -> ${renderJsonValue(after)}`;
-  for (const l of text.split("\n")) lines.push(`${indent}${l}`);
-}
-
-function pushWhole(lines: string[], indent: string, value: JsonValue): void {
-  const text =
-    typeof value === "string" ? visibleText(value, { multiline: true }) : renderJsonValue(value);
-  for (const l of text.split("\n")) lines.push(`${indent}${l}`);
+  return f.key === undefined ? kind.method : `${kind.noun} ${displayName(f.key)}`;
 }

@@ -10,10 +10,11 @@ import { visibleText } from "../../core/visible-text.js";
 import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
 import { changeEntries, REPORTED_FIELDS } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
-import { entryLines, findingLine, STATUS_LABEL, statusLabel } from "./entry-text.js";
+import { entryLines, findingLine, STATUS_LABEL } from "./entry-text.js";
 import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
-import { surfaceLines } from "./surface-text.js";
+import { serverOwnFindings, surfaceBlocks } from "./surface-text.js";
+import { blockLines, type ItemBlock } from "./item-block.js";
 import { addedBlock } from "./item-text.js";
 import type { ConfigReport } from "../../config/config-set.js";
 import { configLines } from "./config-text.js";
@@ -86,18 +87,20 @@ export function serverLines(
   const count = server.tools.filter((t) => t.status !== "added").length;
   const head = server.status === "ok" ? s.green("ok") : s.red("DRIFT");
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
-  // Findings about the server itself (how it is reached changed, from diff).
-  for (const finding of explained?.findings ?? []) lines.push(`  ${findingLine(finding, s)}`);
+  // Findings about the server itself (how it is reached changed, from diff);
+  // a surface part's are in its block, as a tool's are.
+  for (const finding of serverOwnFindings(explained)) lines.push(`  ${findingLine(finding, s)}`);
   for (const line of memberLines(server, explained, verbose, s)) lines.push(line);
   return lines;
 }
 
 /**
- * What changed in a server's tools: first each change that several tools
+ * What changed in a server's items: first each change that several tools
  * share identically (shareEntries), once, with every tool's name; then a
- * block for each tool that is not unchanged (every tool with `verbose`)
- * with what is its own. A tool whose every change is shared has no block of
- * its own. Values are shown whole with `verbose`.
+ * block for each item that is not unchanged (every item with `verbose`),
+ * tools first, then the surface (surfaceBlocks), with what is its own. A
+ * tool whose every change is shared has no block of its own. Values are
+ * shown whole with `verbose`. Every block is written by blockLines.
  */
 export function memberLines(
   server: ServerFinding,
@@ -139,39 +142,34 @@ export function memberLines(
     const length = displayName(tool.name).length;
     if (length <= ALIGN_MAX) width = Math.max(width, length);
   }
+  const serverOk = server.status === "ok";
   for (const tool of blocks) {
-    const painted = statusLabel(tool.status, server.status === "ok", s);
     const detail = explained?.tools.get(tool.name);
-    let line = `  ${painted}  ${displayName(tool.name)}`;
-    if (detail?.renamedFrom !== undefined) {
-      line += `  (likely renamed from ${displayName(detail.renamedFrom)})`;
-    } else if (detail?.renamedTo !== undefined) {
-      line += `  (likely renamed to ${displayName(detail.renamedTo)})`;
-    }
+    const label = displayName(tool.name);
+    const block: ItemBlock = {
+      status: tool.status,
+      label,
+      entries: own.get(tool.name)!,
+      shared: sharedCount.get(tool.name)!,
+    };
+    if (detail?.renamedFrom !== undefined)
+      block.note = `(likely renamed from ${displayName(detail.renamedFrom)})`;
+    else if (detail?.renamedTo !== undefined)
+      block.note = `(likely renamed to ${displayName(detail.renamedTo)})`;
     if (tool.status === "drifted") {
       // The headline: the fields that differ between the two contracts; without
       // both, unknown (the field digests alone are advisory, spec 4.2).
-      const fields = driftedFieldsText(driftedFields(tool, detail));
-      line = `${line.padEnd(line.length + width - displayName(tool.name).length)}  changed: ${fields}`;
+      block.changed = driftedFieldsText(driftedFields(tool, detail));
+      block.pad = width - label.length;
     }
-    if (tool.status === "added" && server.status === "ok")
-      line += s.dim("  (allowed by --allow-new)");
-    lines.push(line);
     if (detail !== undefined && addedWhole(tool.status, detail)) {
       const after = detail.after! as unknown as Readonly<Record<string, JsonValue>>;
-      for (const l of addedBlock(after, REPORTED_FIELDS, verbose)) lines.push(l);
+      block.whole = addedBlock(after, REPORTED_FIELDS, verbose);
     }
-    for (const entry of own.get(tool.name)!) {
-      for (const l of entryLines(entry, "    ", s, verbose)) lines.push(l);
-    }
-    const common = sharedCount.get(tool.name)!;
-    if (common > 0) {
-      lines.push(
-        s.dim(`    and ${common} change${common === 1 ? "" : "s"} shared with other tools, above`),
-      );
-    }
+    for (const l of blockLines(block, serverOk, verbose, s)) lines.push(l);
   }
-  for (const l of surfaceLines(server, explained?.surface, verbose, s)) lines.push(l);
+  for (const block of surfaceBlocks(server, explained, verbose))
+    for (const l of blockLines(block, serverOk, verbose, s)) lines.push(l);
   return lines;
 }
 

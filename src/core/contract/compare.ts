@@ -1,4 +1,4 @@
-import { appendPointer } from "../json/json-pointer.js";
+import { appendPointer, pointerTokens } from "../json/json-pointer.js";
 import { CONTRACT_FIELDS, type ContractField } from "./contract.js";
 import type { Digest, ServerDigests, ToolDigests } from "./digest.js";
 import type { SidePinDigests } from "./digest-types.js";
@@ -352,6 +352,24 @@ export function surfaceKey(f: Pick<SurfaceFinding, "part" | "key">): string {
 export function partPointer(f: Pick<SurfaceFinding, "part" | "key">): string {
   if (f.part === "instructions") return "/instructions";
   return f.key === undefined ? `/${f.part}` : appendPointer(`/${f.part}`, f.key);
+}
+
+/**
+ * The surface part a finding's pointer is at or inside (the inverse of
+ * {@link partPointer}) and the rest of the pointer: `/prompts/leak/description`
+ * is the prompt `leak`, at `/description`; `/instructions` is the
+ * instructions, at `/instructions` (the member of their part). Undefined for
+ * a pointer into no surface part (`/command/0`, a tool's `/description`).
+ */
+export function partAt(
+  pointer: string,
+): { part: Exclude<PartId, "tools">; key?: string; rest: string } | undefined {
+  const [first, key, ...more] = pointerTokens(pointer);
+  if (first === "instructions") return { part: "instructions", rest: pointer };
+  const kind = SURFACE_KINDS.find((k) => k.id === first);
+  if (kind === undefined) return undefined;
+  if (key === undefined) return { part: kind.id, rest: "" };
+  return { part: kind.id, key, rest: more.reduce<string>((p, t) => appendPointer(p, t), "") };
 }
 
 /**

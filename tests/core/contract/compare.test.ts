@@ -3,6 +3,8 @@ import { describe, it } from "node:test";
 import {
   compareServer,
   compareSurface,
+  partAt,
+  partPointer,
   withSurface,
   type ServerFinding,
 } from "../../../src/core/contract/compare.js";
@@ -123,5 +125,36 @@ describe("withSurface", () => {
   });
   it("never turns an unreachable server ok", () => {
     assert.equal(withSurface({ ...ok, status: "unreachable" }, []).status, "unreachable");
+  });
+});
+
+describe("partAt: the surface part a finding's pointer is in", () => {
+  it("inverts partPointer for every part, the rest relative to the part", () => {
+    assert.deepEqual(partAt("/instructions"), { part: "instructions", rest: "/instructions" });
+    assert.deepEqual(partAt("/prompts/leak/description"), {
+      part: "prompts",
+      key: "leak",
+      rest: "/description",
+    });
+    assert.deepEqual(partAt("/prompts/leak"), { part: "prompts", key: "leak", rest: "" });
+    assert.deepEqual(partAt("/prompts"), { part: "prompts", rest: "" });
+    // A template's key is escaped (RFC 6901), and the rest keeps its own escapes.
+    assert.deepEqual(partAt("/resource_templates/docs:~1~1{id}/arguments/a~1b"), {
+      part: "resource_templates",
+      key: "docs://{id}",
+      rest: "/arguments/a~1b",
+    });
+    assert.deepEqual(partAt(partPointer({ part: "resources", key: "file:///a~b" })), {
+      part: "resources",
+      key: "file:///a~b",
+      rest: "",
+    });
+  });
+
+  it("is undefined for a pointer into no surface part", () => {
+    assert.equal(partAt("/command/0"), undefined);
+    assert.equal(partAt("/description"), undefined);
+    assert.equal(partAt("/tools/x"), undefined);
+    assert.equal(partAt(""), undefined);
   });
 });

@@ -130,12 +130,15 @@ for (const kind of KINDS) {
       assert.match(add.stdout + add.stderr, /\[(high|critical)\]/);
       const audit = runCli(["audit", "--fail-on", "high"], { cwd: ws.dir });
       assert.equal(audit.code, 1, audit.stdout + audit.stderr);
-      // Named: a tool by a heading line, a surface item by its JSON Pointer (RFC 6901).
+      // Named by a heading line, every kind alike (a tool by its name, a
+      // surface item by its noun and key), the pointer relative to it.
       const key = KEY_VALUES[kind.key](2);
-      const pointer = `${kind.id}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}/description`;
-      assert.ok(
-        audit.stdout.includes(`\n  ${key}\n`) || audit.stdout.includes(` at ${pointer}: `),
+      const heading = kind.id === "tools" ? key : `${kind.noun} ${key}`;
+      assert.match(
         audit.stdout,
+        new RegExp(
+          `\\n  ${escapeRegExp(heading)}\\n(?: {4}\\[.*\\n)* {4}\\[high\\] description-override at description: `,
+        ),
       );
       assert.match(audit.stdout, /\[high\] description-override /);
       // The head line names what was audited, in the table's words.
@@ -143,4 +146,8 @@ for (const kind of KINDS) {
       assert.ok(audit.stdout.startsWith(`s: ${counted}`), audit.stdout);
     });
   });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
