@@ -4,12 +4,12 @@ import {
   compareSurface,
   withSurface,
 } from "../core/contract/compare.js";
-import { explainSurfaceDiff, type SurfaceSide } from "./explain-surface.js";
+import { surfaceDiffSides, type SurfaceSide } from "./surface-sides.js";
 import type { SurfaceDigests } from "../core/surface/surface.js";
 import type { Contract } from "../core/contract/contract.js";
 import { serverDigest, type ServerDigests } from "../core/contract/digest.js";
 import { ContractpinError } from "../core/errors.js";
-import { bySeverity, type Finding } from "../core/findings/finding.js";
+import type { Finding } from "../core/findings/finding.js";
 import { sourceFindings } from "../core/findings/server-source.js";
 import { namedParts } from "../core/findings/name-skeleton.js";
 import { runnerPackage } from "../core/source/package-runner.js";
@@ -23,7 +23,8 @@ import {
   type SideServer,
 } from "../io/diff-side.js";
 import type { WantedEntry } from "../io/snapshot-entries.js";
-import { explainTools, fieldDigestWarning, type ServerExplained } from "./explain.js";
+import { fieldDigestWarning } from "./explain.js";
+import { explainServer, type ItemSides, type ServerExplained } from "./explain-server.js";
 
 /** What `contractpin diff` found: spec 6 findings per server, and their explanation. */
 export interface DiffResult {
@@ -101,6 +102,7 @@ export async function diffSides(
   }
   const before = await known(old, wantedOld, warn);
   const after = await known(next, wantedNew, warn);
+  const parts = await surfaceDiffSides(findings, sideOf(old), sideOf(next), warn);
   const explained = new Map<string, ServerExplained>();
   for (const finding of findings) {
     const b: Contract[] = [];
@@ -115,17 +117,15 @@ export async function diffSides(
       if (was !== undefined) b.push(was);
       if (now !== undefined) a.push(now);
     }
-    const pinnedNames = Object.keys(old.servers.get(finding.name)?.digests.tools ?? {});
-    const others = namedParts([], next.servers.get(finding.name)?.surfaceContracts);
-    const server = explainTools(finding, b, a, pinnedNames, others);
-    server.findings.push(...sources.get(finding.name)!);
-    explained.set(finding.name, server);
-  }
-  const surfaces = await explainSurfaceDiff(findings, sideOf(old), sideOf(next), warn);
-  for (const [name, { parts, findings: found }] of surfaces) {
-    const server = explained.get(name)!;
-    server.surface = parts;
-    server.findings.push(...found.sort(bySeverity));
+    const sides: ItemSides = {
+      toolsBefore: b,
+      toolsAfter: a,
+      pinnedNames: Object.keys(old.servers.get(finding.name)?.digests.tools ?? {}),
+      otherParts: namedParts([], next.servers.get(finding.name)?.surfaceContracts),
+    };
+    const surface = parts.get(finding.name);
+    if (surface !== undefined) sides.parts = surface;
+    explained.set(finding.name, explainServer(finding, sides, sources.get(finding.name)!));
   }
   return { findings, explained };
 }

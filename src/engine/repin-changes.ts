@@ -9,7 +9,8 @@ import type { PinnedServer } from "../core/lock/lock.js";
 import type { SurfaceContracts } from "../core/surface/surface.js";
 import { runnerPackage } from "../core/source/package-runner.js";
 import { sourceFindings } from "../core/findings/server-source.js";
-import { explainDrift, type ServerExplained } from "./explain.js";
+import { explainDrift } from "./explain.js";
+import type { ServerExplained } from "./explain-server.js";
 
 /** What re-pinning changed: each server's comparison, and what is known of it. */
 export interface RepinChanges {

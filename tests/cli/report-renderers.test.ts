@@ -15,7 +15,7 @@ import { classifyServer } from "../../src/core/findings/classify.js";
 import { toFinding } from "../../src/core/findings/finding.js";
 import { allRules } from "../../src/core/findings/rules.js";
 import { lockLines } from "../../src/core/lock/lock-lines.js";
-import type { ServerExplained, ToolExplained } from "../../src/engine/explain.js";
+import type { ServerExplained, ToolExplained } from "../../src/engine/explain-server.js";
 import {
   ANNOTATION_CAP,
   escapeData,

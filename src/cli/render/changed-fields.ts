@@ -1,5 +1,5 @@
 import type { ToolFinding } from "../../core/contract/compare.js";
-import type { ToolExplained } from "../../engine/explain.js";
+import type { ToolExplained } from "../../engine/explain-server.js";
 
 /** What a report can say about which fields of a drifted tool changed. */
 export interface DriftedFields {

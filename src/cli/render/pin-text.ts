@@ -1,7 +1,7 @@
 import { artifactText } from "../../core/source/artifact.js";
 import type { ServerFinding } from "../../core/contract/compare.js";
 import { visibleText } from "../../core/visible-text.js";
-import type { ServerExplained } from "../../engine/explain.js";
+import type { ServerExplained } from "../../engine/explain-server.js";
 import type { PinnedServer } from "../../core/lock/lock.js";
 import { describeSource } from "../../core/source/server-source.js";
 import { SURFACE_KINDS } from "../../core/contract/kinds.js";

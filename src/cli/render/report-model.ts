@@ -10,7 +10,7 @@ import { bySeverity, toFinding, type Finding } from "../../core/findings/finding
 import { TOOLS } from "../../core/contract/kinds.js";
 import type { LockLines } from "../../core/lock/lock-lines.js";
 import { escapeHiddenJson } from "../../core/json/pretty-json.js";
-import type { ServerExplained } from "../../engine/explain.js";
+import type { ServerExplained } from "../../engine/explain-server.js";
 import { driftedFields } from "./changed-fields.js";
 import type { Subject } from "./verify-text.js";
 

@@ -9,7 +9,7 @@ import { diffJson, renderJsonValue } from "../../core/findings/diff-json.js";
 import type { Finding } from "../../core/findings/finding.js";
 import { isJsonObject, type JsonValue } from "../../core/json/json-value.js";
 import { kindById } from "../../core/contract/kinds.js";
-import type { ServerExplained } from "../../engine/explain.js";
+import type { ServerExplained } from "../../engine/explain-server.js";
 import { changeEntries, plainMembers, type ItemMembers } from "./change-entries.js";
 import { unknownFieldsText } from "./changed-fields.js";
 import type { ItemBlock } from "./item-block.js";

@@ -3,7 +3,7 @@ import { canonicalize } from "../../core/json/canonical-json.js";
 import type { Finding } from "../../core/findings/finding.js";
 import type { JsonValue } from "../../core/json/json-value.js";
 import { escapeHiddenJson, prettyJson } from "../../core/json/pretty-json.js";
-import type { ServerExplained } from "../../engine/explain.js";
+import type { ServerExplained } from "../../engine/explain-server.js";
 import { driftedFields } from "./changed-fields.js";
 import type { ConfigReport } from "../../config/config-set.js";
 

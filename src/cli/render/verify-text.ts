@@ -7,7 +7,7 @@ import {
 import type { JsonValue } from "../../core/json/json-value.js";
 import { PARTS, partWords } from "../../core/contract/kinds.js";
 import { visibleText } from "../../core/visible-text.js";
-import type { ServerExplained, ToolExplained } from "../../engine/explain.js";
+import type { ServerExplained, ToolExplained } from "../../engine/explain-server.js";
 import { changeEntries, REPORTED_FIELDS } from "./change-entries.js";
 import { driftedFields, driftedFieldsText } from "./changed-fields.js";
 import { entryLines, findingLine, STATUS_LABEL } from "./entry-text.js";

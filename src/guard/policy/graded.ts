@@ -18,7 +18,7 @@ import type { SurfaceFinding } from "../../core/contract/compare.js";
 import { surfaceFindings } from "../../core/surface/findings.js";
 import { itemContractOf } from "../../core/surface/items.js";
 import { kindById, type KindId } from "../../core/contract/kinds.js";
-import { explainTools } from "../../engine/explain.js";
+import { explainTools } from "../../engine/explain-server.js";
 import { readSnapshotEntries } from "../../io/snapshot-entries.js";
 import { readSnapshot, snapshotPath } from "../../io/snapshot-file.js";
 import { pinnedPart } from "../../io/snapshot-surface.js";

@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { compareServer } from "../../../src/core/contract/compare.js";
 import { compareServed } from "../../../src/core/contract/compare-served.js";
 import type { ServerDigests } from "../../../src/core/contract/digest.js";
-import { explainTools } from "../../../src/engine/explain.js";
+import { explainTools } from "../../../src/engine/explain-server.js";
 import type { JsonValue } from "../../../src/core/json/json-value.js";
 import { parseJson } from "../../../src/core/json/strict-json.js";
 
