@@ -9,8 +9,8 @@
 // types, so no TypeScript; esbuild comes from scripts/action-build/, which
 // pins it alone (the Action installs that and the runtime dependencies, not
 // every development dependency).
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +69,24 @@ await build({
   outfile: "dist/bin/contractpin.cjs",
 });
 
+// A stdio MCP server for the guard's sample session: the tools of a dump
+// (its path the first argument), one JSON-RPC message per line.
+const SAMPLE_SERVER = `
+const { tools } = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")).result;
+require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const result =
+    m.method === "initialize"
+      ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
+          serverInfo: { name: "sample", version: "1.0.0" } }
+      : m.method === "tools/list" ? { tools } : undefined;
+  const answer = result === undefined
+    ? { error: { code: -32601, message: "Method not found" } } : { result };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...answer }) + "\\n");
+});
+`;
+
 // The code cache, from a sample run: verify a lock of the bundled example dump,
 // in a project with a client config (verify checks the project's configs on
 // every run, so their functions belong in the cache too).
@@ -86,21 +104,77 @@ try {
     [fileURLToPath(new URL("scripts/code-cache.cjs", root)), "verify", "--lock", lock],
     { stdio: "pipe", cwd: work },
   );
+  await guardCache(work, dump);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
+/**
+ * The guard's code cache, from a sample session: the example's tools served
+ * by a small stdio server, pinned, then a client's initialize and tools/list
+ * through `guard`. Without it (the sample failed: a warning) the guard runs
+ * with verify's cache, as before.
+ */
+async function guardCache(work, dump) {
+  const cache = fileURLToPath(new URL("dist/bin/guard.v8cache", root));
+  rmSync(cache, { force: true });
+  const server = join(work, "server.cjs");
+  writeFileSync(server, SAMPLE_SERVER);
+  const lock = join(work, "guard.lock");
+  try {
+    execFileSync(
+      process.execPath,
+      [bin, "add", "sample", "--lock", lock, "--", process.execPath, server, dump],
+      { stdio: "pipe" },
+    );
+    const script = fileURLToPath(new URL("scripts/code-cache.cjs", root));
+    const child = spawn(process.execPath, [script, "guard", "sample", "--lock", lock], {
+      cwd: work,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      // The tools/list answer: the session is done, the client goes away.
+      if (out.includes('"id":2,')) child.stdin.end();
+    });
+    const message = (m) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n");
+    message({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "build", version: "1" },
+      },
+    });
+    message({ method: "notifications/initialized" });
+    message({ id: 2, method: "tools/list" });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    if (code !== 0 || !existsSync(cache))
+      throw new Error(`the sample guard session exited ${code}`);
+  } catch (error) {
+    rmSync(cache, { force: true });
+    console.warn(`build: no guard code cache (${error.message}); the guard uses verify's`);
+  }
+}
+
 // V8 rejects a cache made under other flags, silently: a launcher that set
 // its flags differently when the cache was made than when it runs would lose
-// the cache on every run. Check that a run accepts it.
-const rejected = execFileSync(
-  process.execPath,
-  [
-    "-e",
-    "process.stdout.write(String(require(process.argv[1]).compileCli(true).cachedDataRejected))",
-    bin,
-  ],
-  { encoding: "utf8" },
-);
-if (rejected !== "false")
-  throw new Error(`V8 rejects the code cache it was just given (${rejected})`);
+// the cache on every run. Check that a run accepts each.
+for (const which of ["CACHE", "GUARD_CACHE"]) {
+  const rejected = execFileSync(
+    process.execPath,
+    [
+      "-e",
+      "const l=require(process.argv[1]);process.stdout.write(String(l.compileCli(true,l[process.argv[2]]).cachedDataRejected))",
+      bin,
+      which,
+    ],
+    { encoding: "utf8" },
+  );
+  if (rejected !== "false")
+    throw new Error(`V8 rejects the code cache it was just given (${which}: ${rejected})`);
+}

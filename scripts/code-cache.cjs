@@ -1,7 +1,8 @@
 // Build step: runs one contractpin command line (the arguments) through the
 // launcher with no cache, then saves V8's code cache of the CLI bundle, which
-// then holds every function that run compiled. Fails, writing nothing, if the
-// command does not succeed.
+// then holds every function that run compiled: to the launcher's CACHE, or to
+// its GUARD_CACHE for a `guard` run. Fails, writing nothing, if the command
+// does not succeed.
 "use strict";
 const { writeFileSync } = require("node:fs");
 const launcher = require("../dist/bin/contractpin.cjs");
@@ -13,6 +14,9 @@ process.on("exit", (code) => {
     process.stderr.write(`code cache: the sample run exited ${code}; no cache written\n`);
     return;
   }
-  writeFileSync(launcher.CACHE, script.createCachedData());
+  writeFileSync(
+    process.argv[2] === "guard" ? launcher.GUARD_CACHE : launcher.CACHE,
+    script.createCachedData(),
+  );
 });
 launcher.runCli(script);

@@ -11,24 +11,34 @@ import vm = require("node:vm");
 import jit = require("./jit.js");
 
 const BUNDLE = path.join(__dirname, "cli.cjs");
-/** Where the build writes the cache (scripts/code-cache.cjs). */
+/** Where the build writes the cache (scripts/code-cache.cjs), from a sample `verify`. */
 const CACHE = path.join(__dirname, "cli.v8cache");
+/**
+ * The cache of the same bundle from a sample `guard` session: a client
+ * starts the guard in front of its server and waits for it, and what the
+ * guard compiles (its relay, its list policy) is not what verify compiles.
+ */
+const GUARD_CACHE = path.join(__dirname, "guard.v8cache");
 
 /**
- * The bundle, compiled as Node would compile a CommonJS module, with the cache
- * if V8 accepts it. Turns V8's optimizing compiler off, for the process.
+ * The bundle, compiled as Node would compile a CommonJS module, with the
+ * cache (`cache`, else the verify one) if V8 accepts it. Turns V8's
+ * optimizing compiler off, for the process.
  */
-function compileCli(useCache: boolean): vm.Script {
+function compileCli(useCache: boolean, cache: string = CACHE): vm.Script {
   // Always off here, when the build makes the cache and when a run uses it:
   // V8 accepts a cache only under the flags it was made with (see jit.ts).
   jit.optimizerOff();
   const source = fs.readFileSync(BUNDLE, "utf8");
   let cachedData: Buffer | undefined;
   if (useCache) {
-    try {
-      cachedData = fs.readFileSync(CACHE);
-    } catch {
-      // No cache: compile as usual.
+    for (const file of cache === CACHE ? [CACHE] : [cache, CACHE]) {
+      try {
+        cachedData = fs.readFileSync(file);
+        break;
+      } catch {
+        // No cache: the next one, or compile as usual.
+      }
     }
   }
   return new vm.Script(
@@ -57,11 +67,11 @@ function runCli(script: vm.Script): void {
  * in the project only once it has checked that it is there. Keep its name.
  */
 function main(): void {
-  const script = compileCli(true);
+  const script = compileCli(true, process.argv[2] === "guard" ? GUARD_CACHE : CACHE);
   if (!jit.isQuickCommand(process.argv[2])) jit.optimizerOn();
   runCli(script);
 }
 
 if (require.main === module) main();
 
-export = { compileCli, runCli, main, CACHE };
+export = { compileCli, runCli, main, CACHE, GUARD_CACHE };

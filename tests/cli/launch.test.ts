@@ -14,8 +14,9 @@ import { Workspace } from "../helpers/workspace.js";
 
 const BIN = join(ROOT, "dist/bin");
 const launcher = createRequire(import.meta.url)(CLI) as {
-  compileCli(useCache: boolean): vm.Script;
+  compileCli(useCache: boolean, cache?: string): vm.Script;
   CACHE: string;
+  GUARD_CACHE: string;
 };
 
 describe("the code cache", () => {
@@ -39,6 +40,25 @@ describe("the code cache", () => {
     const script = launcher.compileCli(true);
     assert.equal(script.cachedDataRejected, false);
     assert.equal(launcher.compileCli(false).cachedDataRejected, undefined);
+  });
+
+  it("has a second one from a guard session, beside it, that this Node.js accepts", () => {
+    assert.equal(launcher.GUARD_CACHE, join(BIN, "guard.v8cache"));
+    const guard = readFileSync(launcher.GUARD_CACHE);
+    assert.ok(guard.length > 10_000);
+    // Another sample run compiles other functions: not a copy of verify's.
+    assert.notDeepEqual(guard, readFileSync(launcher.CACHE));
+    assert.equal(launcher.compileCli(true, launcher.GUARD_CACHE).cachedDataRejected, false);
+  });
+
+  it("without the guard's cache, a guard compiles with verify's", () => {
+    const dir = ws.path("no-guard-cache");
+    mkdirSync(dir);
+    for (const file of ["contractpin.cjs", "cli.cjs", "cli.v8cache"])
+      copyFileSync(join(BIN, file), join(dir, file));
+    const copy = createRequire(import.meta.url)(join(dir, "contractpin.cjs")) as typeof launcher;
+    const script = copy.compileCli(true, copy.GUARD_CACHE);
+    assert.equal(script.cachedDataRejected, false, "verify's cache was given and accepted");
   });
 
   /** A copy of the launcher and bundle, with `cache` as its code cache (none when undefined). */
