@@ -156,7 +156,7 @@ export function renderChanges(
       );
     // What verify said about the server itself, as verify says it (a surface
     // part's findings are in its block, memberLines).
-    for (const finding of serverOwnFindings(explained?.get(server.name)))
+    for (const finding of serverOwnFindings(server, explained?.get(server.name)))
       lines.push(`  ${findingLine(finding, style(false))}`);
     for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
       lines.push(line);

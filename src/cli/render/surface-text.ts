@@ -30,7 +30,7 @@ export function surfaceBlocks(
   verbose: boolean,
 ): ItemBlock[] {
   const blocks: ItemBlock[] = [];
-  const { byPart } = surfaceFindingsByPart(explained);
+  const { byPart } = surfaceFindingsByPart(server, explained);
   for (const f of server.surface ?? []) {
     if (f.status === "unchanged" && !verbose) continue;
     const detail = explained?.surface?.get(surfaceKey(f));
@@ -55,20 +55,25 @@ export function surfaceBlocks(
 }
 
 /**
- * A server's findings split into those about one of its surface parts (by
- * surfaceKey, each pointer made relative to the part, as a tool's findings
- * are to the tool: partFinding) and the server's own (its launch line, its
- * artifact), shown under its head line.
+ * A server's findings split into those about one of its surface parts that
+ * moved (by surfaceKey, each pointer made relative to the part, as a tool's
+ * findings are to the tool: partFinding), which are shown in the part's
+ * block, and the rest (the server's own: its launch line, its artifact),
+ * shown under its head line. A finding about a part that has no block of its
+ * own stays with the server's: no finding is left unshown.
  */
-export function surfaceFindingsByPart(explained: ServerExplained | undefined): {
-  byPart: Map<string, Finding[]>;
-  own: Finding[];
-} {
+export function surfaceFindingsByPart(
+  server: ServerFinding,
+  explained: ServerExplained | undefined,
+): { byPart: Map<string, Finding[]>; own: Finding[] } {
   const byPart = new Map<string, Finding[]>();
   const own: Finding[] = [];
+  const blocks = new Set(
+    (server.surface ?? []).filter((f) => f.status !== "unchanged").map(surfaceKey),
+  );
   for (const finding of explained?.findings ?? []) {
     const at = partFinding(finding);
-    if (at === undefined) {
+    if (at === undefined || !blocks.has(at.key)) {
       own.push(finding);
       continue;
     }
@@ -79,9 +84,12 @@ export function surfaceFindingsByPart(explained: ServerExplained | undefined): {
   return { byPart, own };
 }
 
-/** The findings a report shows under a server's head line: those about none of its surface parts. */
-export function serverOwnFindings(explained: ServerExplained | undefined): Finding[] {
-  return surfaceFindingsByPart(explained).own;
+/** The findings a report shows under a server's head line: those in no surface part's block. */
+export function serverOwnFindings(
+  server: ServerFinding,
+  explained: ServerExplained | undefined,
+): Finding[] {
+  return surfaceFindingsByPart(server, explained).own;
 }
 
 /**

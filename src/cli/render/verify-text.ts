@@ -89,7 +89,8 @@ export function serverLines(
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
   // Findings about the server itself (how it is reached changed, from diff);
   // a surface part's are in its block, as a tool's are.
-  for (const finding of serverOwnFindings(explained)) lines.push(`  ${findingLine(finding, s)}`);
+  for (const finding of serverOwnFindings(server, explained))
+    lines.push(`  ${findingLine(finding, s)}`);
   for (const line of memberLines(server, explained, verbose, s)) lines.push(line);
   return lines;
 }
