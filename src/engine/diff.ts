@@ -122,9 +122,8 @@ export async function diffSides(
       toolsAfter: a,
       pinnedNames: Object.keys(old.servers.get(finding.name)?.digests.tools ?? {}),
       otherParts: namedParts([], next.servers.get(finding.name)?.surfaceContracts),
+      parts: parts.get(finding.name),
     };
-    const surface = parts.get(finding.name);
-    if (surface !== undefined) sides.parts = surface;
     explained.set(finding.name, explainServer(finding, sides, sources.get(finding.name)!));
   }
   return { findings, explained };

@@ -62,8 +62,8 @@ export interface ItemSides {
   pinnedNames: readonly string[];
   /** The live prompts' and templates' names (namedParts), for a tool's look-alikes across kinds. */
   otherParts: readonly NamedPart[];
-  /** Where its surface parts' contracts are; absent when none moved. */
-  parts?: PartSides;
+  /** Where its surface parts' contracts are; undefined when none moved. */
+  parts?: PartSides | undefined;
 }
 
 /**

@@ -72,9 +72,8 @@ export async function explainDrift(
       toolsAfter: changed,
       pinnedNames: Object.keys(servers[finding.name]!.tools),
       otherParts: namedParts([], surfaceContracts),
+      parts: parts.get(finding.name),
     };
-    const surface = parts.get(finding.name);
-    if (surface !== undefined) sides.parts = surface;
     explained.set(finding.name, explainServer(finding, sides, own));
   }
   return explained;

@@ -53,10 +53,13 @@ export interface EntryOptions {
   members?: ItemMembers;
 }
 
+/** An item a report compares (a contract, a prompt, the instructions as `{instructions}`). */
+type Item = Readonly<Record<string, JsonValue>>;
+
 /** The members of an item a report compares, and how a member's value is read. */
 export interface ItemMembers {
   fields: readonly string[];
-  valueOf: (item: Readonly<Record<string, JsonValue>>, field: string) => JsonValue | undefined;
+  valueOf: (item: Item, field: string) => JsonValue | undefined;
 }
 
 /** A tool's members: REPORTED_FIELDS, a null schema absent (a null description is shown as null). */
@@ -82,8 +85,8 @@ export function plainMembers(fields: readonly string[]): ItemMembers {
  * their first change is; changes without a finding come last.
  */
 export function changeEntries(
-  before: Contract | Readonly<Record<string, JsonValue>> | undefined,
-  after: Contract | Readonly<Record<string, JsonValue>> | undefined,
+  before: Contract | Item | undefined,
+  after: Contract | Item | undefined,
   findings: readonly Finding[],
   options: EntryOptions = {},
 ): ChangeEntry[] {
@@ -91,9 +94,10 @@ export function changeEntries(
   if (before !== undefined && after !== undefined) {
     const pointers = findings.flatMap((f) => (f.pointer === undefined ? [] : [f.pointer]));
     const { fields, valueOf } = options.members ?? TOOL_MEMBERS;
-    const [b, a] = [before, after] as Readonly<Record<string, JsonValue>>[];
+    // A Contract is an interface, which TypeScript does not index by string.
+    const [b, a] = [before as Item, after as Item];
     for (const field of fields) {
-      for (const change of diffJson(valueOf(b!, field), valueOf(a!, field), `/${field}`)) {
+      for (const change of diffJson(valueOf(b, field), valueOf(a, field), `/${field}`)) {
         changes.push(...split(change, pointers, options.verbose === true));
       }
     }

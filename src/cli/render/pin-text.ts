@@ -5,13 +5,11 @@ import type { ServerExplained } from "../../engine/explain-server.js";
 import type { PinnedServer } from "../../core/lock/lock.js";
 import { describeSource } from "../../core/source/server-source.js";
 import { SURFACE_KINDS } from "../../core/contract/kinds.js";
-import { findingLine } from "./entry-text.js";
 import type { Finding } from "../../core/findings/finding.js";
 import type { RuleId } from "../../core/findings/rules.js";
 import { shellWord } from "./shell.js";
 import { displayName, sanitizeLine, style } from "./style.js";
 import { memberLines } from "./verify-text.js";
-import { serverOwnFindings } from "./surface-text.js";
 
 /** One line for a server just pinned. */
 export function renderPinned(
@@ -154,10 +152,7 @@ export function renderChanges(
       lines.push(
         `${displayName(server.name)}: updated${launch.length === 0 ? "" : "; its launch line changed"}`,
       );
-    // What verify said about the server itself, as verify says it (a surface
-    // part's findings are in its block, memberLines).
-    for (const finding of serverOwnFindings(server, explained?.get(server.name)))
-      lines.push(`  ${findingLine(finding, style(false))}`);
+    // What verify said about the server and its items, as verify says it.
     for (const line of memberLines(server, explained?.get(server.name), false, style(false)))
       lines.push(line);
     if (scope !== undefined)

@@ -22,15 +22,16 @@ import { displayName } from "./style.js";
  * tool's block is: the part whole when added, else its findings with the
  * changes they are about (a word diff of instructions and descriptions, JSON
  * Pointer lines for the other members), relative to the part as a tool's
- * are to the tool. Server text goes through visibleText / displayName.
+ * are to the tool (`byPart`, from surfaceFindingsByPart). Server text goes
+ * through visibleText / displayName.
  */
 export function surfaceBlocks(
   server: ServerFinding,
   explained: ServerExplained | undefined,
   verbose: boolean,
+  byPart: ReadonlyMap<string, Finding[]>,
 ): ItemBlock[] {
   const blocks: ItemBlock[] = [];
-  const { byPart } = surfaceFindingsByPart(server, explained);
   for (const f of server.surface ?? []) {
     if (f.status === "unchanged" && !verbose) continue;
     const detail = explained?.surface?.get(surfaceKey(f));
@@ -82,14 +83,6 @@ export function surfaceFindingsByPart(
     else list.push(at.finding);
   }
   return { byPart, own };
-}
-
-/** The findings a report shows under a server's head line: those in no surface part's block. */
-export function serverOwnFindings(
-  server: ServerFinding,
-  explained: ServerExplained | undefined,
-): Finding[] {
-  return surfaceFindingsByPart(server, explained).own;
 }
 
 /**

@@ -13,7 +13,7 @@ import { driftedFields, driftedFieldsText } from "./changed-fields.js";
 import { entryLines, findingLine, STATUS_LABEL } from "./entry-text.js";
 import { shareEntries } from "./shared-entries.js";
 import { displayName, style, type Style } from "./style.js";
-import { serverOwnFindings, surfaceBlocks } from "./surface-text.js";
+import { surfaceBlocks, surfaceFindingsByPart } from "./surface-text.js";
 import { blockLines, type ItemBlock } from "./item-block.js";
 import { addedBlock } from "./item-text.js";
 import type { ConfigReport } from "../../config/config-set.js";
@@ -87,16 +87,14 @@ export function serverLines(
   const count = server.tools.filter((t) => t.status !== "added").length;
   const head = server.status === "ok" ? s.green("ok") : s.red("DRIFT");
   const lines = [`${name}  ${head}  ${s.dim(`(${count} pinned tool${count === 1 ? "" : "s"})`)}`];
-  // Findings about the server itself (how it is reached changed, from diff);
-  // a surface part's are in its block, as a tool's are.
-  for (const finding of serverOwnFindings(server, explained))
-    lines.push(`  ${findingLine(finding, s)}`);
   for (const line of memberLines(server, explained, verbose, s)) lines.push(line);
   return lines;
 }
 
 /**
- * What changed in a server's items: first each change that several tools
+ * What changed in a server, under its head line: first the findings about
+ * the server itself (how it is reached changed, from diff; a surface part's
+ * are in its block, as a tool's are); then each change that several tools
  * share identically (shareEntries), once, with every tool's name; then a
  * block for each item that is not unchanged (every item with `verbose`),
  * tools first, then the surface (surfaceBlocks), with what is its own. A
@@ -110,6 +108,8 @@ export function memberLines(
   s: Style,
 ): string[] {
   const lines: string[] = [];
+  const { own: serverOwn, byPart } = surfaceFindingsByPart(server, explained);
+  for (const finding of serverOwn) lines.push(`  ${findingLine(finding, s)}`);
   const shown = verbose ? server.tools : server.tools.filter((t) => t.status !== "unchanged");
   const members = shown.map((tool) => {
     const detail = explained?.tools.get(tool.name);
@@ -169,7 +169,7 @@ export function memberLines(
     }
     for (const l of blockLines(block, serverOk, verbose, s)) lines.push(l);
   }
-  for (const block of surfaceBlocks(server, explained, verbose))
+  for (const block of surfaceBlocks(server, explained, verbose, byPart))
     for (const l of blockLines(block, serverOk, verbose, s)) lines.push(l);
   return lines;
 }
