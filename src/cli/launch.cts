@@ -19,6 +19,8 @@ const CACHE = path.join(__dirname, "cli.v8cache");
  * guard compiles (its relay, its list policy) is not what verify compiles.
  */
 const GUARD_CACHE = path.join(__dirname, "guard.v8cache");
+/** The guard's early start, a small bundle of its own (src/cli/early-start.ts). */
+const EARLY_START = path.join(__dirname, "guard-start.cjs");
 
 /**
  * The bundle, compiled as Node would compile a CommonJS module, with the
@@ -61,13 +63,32 @@ function runCli(script: vm.Script): void {
 }
 
 /**
+ * Starts the server of `contractpin guard` before the CLI bundle is loaded
+ * (dist/bin/guard-start.cjs, src/cli/early-start.ts): the client waits for
+ * the guard's start and then the server's, and this lets the two overlap.
+ * The guard takes the server only when it would start the very same one;
+ * whatever goes wrong here leaves the guard to start it as usual.
+ */
+function startGuardEarly(): void {
+  try {
+    (require(EARLY_START) as { startEarly(args: string[]): void }).startEarly(
+      process.argv.slice(3),
+    );
+  } catch {
+    // No early start (a build without it): the guard starts the server itself.
+  }
+}
+
+/**
  * Runs the command line in `process.argv` (the command from index 2): what
  * running this file does, and what the entry of a wrapped project config
  * calls (src/config/wrap/launch-form.ts), which loads this file by its path
  * in the project only once it has checked that it is there. Keep its name.
  */
 function main(): void {
-  const script = compileCli(true, process.argv[2] === "guard" ? GUARD_CACHE : CACHE);
+  const guard = process.argv[2] === "guard";
+  if (guard) startGuardEarly();
+  const script = compileCli(true, guard ? GUARD_CACHE : CACHE);
   if (!jit.isQuickCommand(process.argv[2])) jit.optimizerOn();
   runCli(script);
 }

@@ -11,7 +11,7 @@ import {
   type PackageVersions,
   type Registry,
 } from "../registry/ecosystems.js";
-import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { SpawnSpec } from "../sources/live/spawn-server.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 
 /** What `outdated` found for one server. */

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { RunnerPackage } from "../core/source/package-runner.js";
-import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { SpawnSpec } from "../sources/live/spawn-server.js";
 import { exactVersion, registryFail } from "./fetch-failure.js";
 import type { Registry } from "./registry-types.js";
 import { imageCredential } from "./image-auth.js";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { runnerOptions } from "../core/source/package-runner.js";
-import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { SpawnSpec } from "../sources/live/spawn-server.js";
 import type { Registry } from "./registry-types.js";
 import { compareVersionText, isPep440Version } from "./pep440.js";
 import { pipIndexPlan } from "./pip-index.js";

@@ -4,7 +4,7 @@
  */
 import type { RunnerPackage } from "../core/source/package-runner.js";
 import type { Artifact } from "../core/source/artifact.js";
-import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { SpawnSpec } from "../sources/live/spawn-server.js";
 
 /** What a registry says of a package: the version a runner takes by default, and every version offered. */
 export interface PackageVersions {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SpawnSpec } from "../sources/live/stdio-transport.js";
+import type { SpawnSpec } from "../sources/live/spawn-server.js";
 import { registryFail } from "./fetch-failure.js";
 import { readNetrc } from "./netrc.js";
 import { optionValues, truthy } from "./option-values.js";

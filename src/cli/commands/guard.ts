@@ -1,11 +1,7 @@
-import { ContractpinError } from "../../core/errors.js";
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
-import { parseCommandArgs } from "../args.js";
-import { LOCK_HELP, LOCK_OPTIONS, lockPath, READ_OPTIONS, readContext } from "../common.js";
+import { LOCK_HELP, lockPath, readContext } from "../common.js";
 import type { Io } from "../io.js";
-import { severityNamed } from "../../core/findings/rules.js";
-import type { Severity } from "../../core/findings/rules.js";
-import type { OnDrift } from "../../guard/policy/guard-types.js";
+import { guardArgs } from "./guard-args.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new]
                          [--on-drift=withhold|block|graded [--withhold-at SEVERITY]]
@@ -106,50 +102,7 @@ Examples:
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    "guard",
-    args,
-    {
-      ...LOCK_OPTIONS,
-      timeout: { type: "string", default: "30" },
-      "max-message-mib": { type: "string" },
-      "oauth-state-out": READ_OPTIONS["oauth-state-out"],
-      "allow-new": { type: "boolean" },
-      "on-drift": { type: "string", default: "withhold" },
-      "withhold-at": { type: "string" },
-      log: { type: "string" },
-      listen: { type: "string" },
-      "listen-any": { type: "boolean" },
-    },
-    1,
-  );
-  const name = positionals[0];
-  if (name === undefined) {
-    throw new ContractpinError(
-      "USAGE",
-      "guard needs the name of a server in the lock (see 'contractpin guard --help')",
-    );
-  }
-  const mode = values["on-drift"];
-  if (mode !== "withhold" && mode !== "block" && mode !== "graded") {
-    throw new ContractpinError(
-      "USAGE",
-      `--on-drift takes withhold, block or graded, not '${mode}' (see 'contractpin guard --help')`,
-    );
-  }
-  if (values["withhold-at"] !== undefined && mode !== "graded") {
-    throw new ContractpinError(
-      "USAGE",
-      "--withhold-at needs --on-drift=graded (see 'contractpin guard --help')",
-    );
-  }
-  const onDrift: OnDrift = mode === "graded" ? { graded: withholdAt(values["withhold-at"]) } : mode;
-  if (values["listen-any"] === true && values.listen === undefined) {
-    throw new ContractpinError(
-      "USAGE",
-      "--listen-any needs --listen HOST:PORT (see 'contractpin guard --help')",
-    );
-  }
+  const { name, onDrift, values } = guardArgs(args);
   // Loaded only for --listen: a stdio guard's client waits for its start (docs/guard.md#start-up).
   const listen =
     values.listen === undefined ? undefined : await import("../../guard/faces/listen-http.js");
@@ -179,16 +132,4 @@ export async function run(args: string[], io: Io): Promise<number> {
     input: process.stdin,
     output: (text) => void process.stdout.write(text),
   });
-}
-
-/** The threshold of --on-drift=graded: --withhold-at's severity, high when absent. */
-function withholdAt(value: string | undefined): Severity {
-  if (value === undefined) return "high";
-  const severity = severityNamed(value);
-  if (severity === undefined)
-    throw new ContractpinError(
-      "USAGE",
-      `--withhold-at takes critical, high, medium or low, not ${JSON.stringify(value)} (see 'contractpin guard --help')`,
-    );
-  return severity;
 }

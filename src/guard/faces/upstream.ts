@@ -6,11 +6,9 @@ import { guardSecrets } from "../../core/source/server-secrets.js";
 import { httpTarget } from "../../sources/live/http-target.js";
 import { sameOriginFetch } from "../../sources/live/same-origin-fetch.js";
 import { stdioSpawnSpec } from "../../sources/live/spawn-spec.js";
-import {
-  StdioTransport,
-  type ExitStatus,
-  type LineSink,
-} from "../../sources/live/stdio-transport.js";
+import { StdioTransport, type LineSink } from "../../sources/live/stdio-transport.js";
+import type { ExitStatus } from "../../sources/live/spawn-server.js";
+import { discardEarlyServer, takeEarlyServer } from "./early-server.js";
 import type { ReadContext } from "../../sources/read-tools.js";
 import { runsRecorded } from "../../core/source/artifact.js";
 import type { LockState } from "../policy/lock-state.js";
@@ -49,6 +47,19 @@ export interface UpstreamHooks {
  * says why and the result is undefined: the session answers errors.
  */
 export async function openUpstream(
+  lock: LockState,
+  hooks: UpstreamHooks,
+): Promise<OpenUpstream | undefined> {
+  try {
+    return await openPinned(lock, hooks);
+  } finally {
+    // A server the launcher started that openPinned did not take (its lock
+    // cannot be read, or names something else now) ends here, not with the guard.
+    discardEarlyServer();
+  }
+}
+
+async function openPinned(
   lock: LockState,
   hooks: UpstreamHooks,
 ): Promise<OpenUpstream | undefined> {
@@ -180,7 +191,8 @@ async function openStdio(
     },
     sent: () => undefined,
   };
-  const t = new StdioTransport(spec, sink);
+  // The process the launcher started for this very spec, if it did (src/cli/early-start.ts).
+  const t = new StdioTransport(spec, sink, takeEarlyServer(spec));
   t.onclose = () => {
     // Before start() settled: a command that could not be started, said there.
     if (failed || closing || !started) return;

@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { isContractpinError } from "../../core/errors.js";
-import type { ExitStatus } from "./stdio-transport.js";
+import type { ExitStatus } from "./spawn-server.js";
 
 const TLS = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 

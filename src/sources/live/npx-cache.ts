@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { npxPackages } from "../../core/source/package-runner.js";
 import { shellWord } from "../../core/source/shell-word.js";
 import { pause } from "../../io/timers.js";
-import type { SpawnSpec } from "./stdio-transport.js";
+import type { SpawnSpec } from "./spawn-server.js";
 
 /** npx's install folder of a server's packages, and whether it existed before the read. */
 export interface NpxFolder {

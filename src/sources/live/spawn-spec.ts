@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { expandReferences, type StdioSource } from "../../core/source/server-source.js";
 import type { ReadContext } from "../read-context.js";
 import { RUNNER_ENV, withheldBecause } from "./runner-env.js";
-import type { SpawnSpec } from "./stdio-transport.js";
+import type { SpawnSpec } from "./spawn-server.js";
 
 // What a stdio server inherits from contractpin's environment, as the MCP
 // library does: enough to run, and none of CI's other secrets.

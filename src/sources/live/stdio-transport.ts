@@ -1,26 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
 import { within } from "../../io/timers.js";
-
-/** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
-export type LineSink = Pick<RawLog, "maxMessageBytes" | "receivedLine" | "failTooLarge" | "sent">;
+import {
+  spawnServer,
+  type ExitStatus,
+  type SpawnedServer,
+  type SpawnSpec,
+} from "./spawn-server.js";
 import { isPackageRunner } from "./runner-hint.js";
 import { StderrTail } from "./stderr-tail.js";
 
-/** What to spawn: argv, environment and working directory, already expanded; and the longest stdout line accepted. */
-export interface SpawnSpec {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-}
-
-/** How a server process ended on its own: its exit code, or the signal that ended it. */
-export interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+/** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
+export type LineSink = Pick<RawLog, "maxMessageBytes" | "receivedLine" | "failTooLarge" | "sent">;
 
 // How long an exited server's pipes may still deliver what it wrote before it
 // exited: long enough to drain them, short enough that a helper it left behind
@@ -63,9 +55,14 @@ export class StdioTransport implements Transport {
   private markFinished!: () => void;
   private readonly finished = new Promise<void>((done) => (this.markFinished = done));
 
+  /**
+   * @param started the process of `spec` when it was started already (the
+   *   guard's early start); else start() starts it.
+   */
   constructor(
     private readonly spec: SpawnSpec,
     private readonly log: LineSink,
+    private readonly started?: SpawnedServer,
   ) {}
 
   // The client classifies a transport with `stderr` and `pid` as stdio, where a
@@ -82,47 +79,41 @@ export class StdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.spec.command, this.spec.args, {
-        env: this.spec.env,
-        cwd: this.spec.cwd,
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: true, // setsid(): its own process group, so the whole group can be ended
-        windowsHide: true,
-      });
-      this.child = child;
-      // "exit", not "close": a process the server left behind (in another
-      // session) may hold its stdout open long after the server is gone.
-      this.exited = new Promise((done) => {
-        const end = () => {
-          this.hasExited = true;
-          done();
-        };
-        child.once("exit", end);
-        child.once("error", end); // a command that could not be started never exits
-      });
-      child.once("error", (err) => {
-        this.spawnFailed = true;
-        reject(err);
-        this.finish();
-      });
-      child.once("spawn", () => resolve());
-      child.once("exit", (code, signal) => {
-        if (!this.closing) this.ended = { code, signal };
-        else if (!this.signalled) this.endedWhileClosing = { code, signal };
-        // What it wrote just before it exited may still be in the pipes.
-        const drained = (stream: NodeJS.ReadableStream | null) =>
-          new Promise<void>((done) => {
-            if (stream === null || (stream as { readableEnded?: boolean }).readableEnded) done();
-            else stream.once("end", done).once("close", done);
-          });
-        void within(Promise.all([drained(child.stdout), drained(child.stderr)]), DRAIN_MS).then(
-          () => this.finish(),
-        );
-      });
-      child.stdin!.on("error", (err) => this.onerror?.(err));
-      child.stderr!.on("data", (chunk: Buffer) => this.stderrTail.push(chunk));
-      child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
+    const server = this.started ?? spawnServer(this.spec);
+    const child = server.child;
+    this.child = child;
+    const failure = server.started.then((err) => {
+      if (err !== undefined) this.spawnFailed = true;
+      return err;
+    });
+    this.exited = new Promise((done) => {
+      const end = () => {
+        this.hasExited = true;
+        done();
+      };
+      void server.exit.then(end);
+      void failure.then((err) => err !== undefined && end()); // a command that could not be started never exits
+    });
+    void server.exit.then((status) => {
+      if (!this.closing) this.ended = status;
+      else if (!this.signalled) this.endedWhileClosing = status;
+      // What it wrote just before it exited may still be in the pipes.
+      const drained = (stream: NodeJS.ReadableStream | null) =>
+        new Promise<void>((done) => {
+          if (stream === null || (stream as { readableEnded?: boolean }).readableEnded) done();
+          else stream.once("end", done).once("close", done);
+        });
+      void within(Promise.all([drained(child.stdout), drained(child.stderr)]), DRAIN_MS).then(() =>
+        this.finish(),
+      );
+    });
+    child.stdin!.on("error", (err) => this.onerror?.(err));
+    server.stderr.to((chunk) => this.stderrTail.push(chunk));
+    server.stdout.to((chunk) => this.onData(chunk));
+    return failure.then((err) => {
+      if (err === undefined) return;
+      this.finish();
+      throw err;
     });
   }
 

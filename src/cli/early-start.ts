@@ -1,0 +1,53 @@
+// The guard's early start: the launcher (launch.cts) runs this small bundle
+// (dist/bin/guard-start.cjs) for `contractpin guard` before it loads the CLI
+// bundle, so that the server's own start, the longest part of a client's wait,
+// overlaps the loading of the guard instead of following it
+// (docs/guard.md#start-up).
+import { dirname, resolve } from "node:path";
+import { parseJson } from "../core/json/strict-json.js";
+import { sourceOf } from "../core/lock/lock.js";
+import { runsGuard } from "../core/source/guard-command.js";
+import { offerEarlyServer } from "../guard/faces/early-server.js";
+import { findLock } from "../io/find-lock.js";
+import { readLockBytes } from "../io/lock-file.js";
+import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
+import { spawnServer, type SpawnSpec } from "../sources/live/spawn-server.js";
+import { guardArgs } from "./commands/guard-args.js";
+
+/**
+ * Starts the stdio server that `contractpin guard ARGS` would start, and
+ * leaves it for the guard (guard/faces/early-server.ts), which takes it only
+ * when it computes the very same spawn spec from the lock it has validated
+ * whole, and ends it otherwise. Does nothing whenever anything is out of the
+ * ordinary (arguments the guard would refuse, --listen, a lock that cannot be
+ * read or strictly parsed, a server entry whose source is not valid, an HTTP
+ * server, an image that runs by its recorded digest, an unset variable): the
+ * guard then takes its usual path and says what is wrong. Never throws.
+ */
+export function startEarly(
+  args: string[],
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  try {
+    const spec = earlySpec(args, cwd, env);
+    if (spec !== undefined) offerEarlyServer(spawnServer(spec));
+  } catch {
+    // The guard's own path finds the same problem and reports it.
+  }
+}
+
+/** What the guard would spawn for these arguments, as far as can be known before the lock is validated whole. */
+export function earlySpec(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): SpawnSpec | undefined {
+  const { name, values } = guardArgs(args);
+  if (values.listen !== undefined) return undefined; // a server per client session
+  // As the guard finds it (cli/common.ts lockPath), relative to the working directory.
+  const lockFile = resolve(cwd, values.lock ?? findLock(cwd));
+  const source = sourceOf(parseJson(readLockBytes(lockFile)), name);
+  if (source?.transport !== "stdio" || runsGuard(source)) return undefined;
+  return stdioSpawnSpec(source, { env, lockDir: dirname(lockFile) });
+}

@@ -1,0 +1,62 @@
+import { isDeepStrictEqual } from "node:util";
+import {
+  killServerGroup,
+  type SpawnedServer,
+  type SpawnSpec,
+} from "../../sources/live/spawn-server.js";
+
+/**
+ * Where the launcher's early start (src/cli/early-start.ts, a bundle of its
+ * own) leaves the server it started for the guard, which the CLI bundle runs
+ * later in the same process: a global, since the two bundles share no module.
+ */
+const SLOT = Symbol.for("contractpin.guard.earlyServer");
+
+interface Slot {
+  /** The server started early, until the guard takes it or it is ended. */
+  server: SpawnedServer | undefined;
+}
+
+/** The server started early, now the caller's; undefined when there is none (or it was claimed). */
+function claim(): SpawnedServer | undefined {
+  const offered = (globalThis as { [SLOT]?: Slot })[SLOT];
+  const server = offered?.server;
+  if (offered !== undefined) offered.server = undefined;
+  return server;
+}
+
+/**
+ * Leaves a server started early for the guard to take. One nobody takes is
+ * ended with the process (a usage error, a lock that names no such server),
+ * so that no server outlives the guard that started it.
+ */
+export function offerEarlyServer(server: SpawnedServer): void {
+  const offered: Slot = { server };
+  (globalThis as { [SLOT]?: Slot })[SLOT] = offered;
+  process.once("exit", () => {
+    if (offered.server !== undefined) killServerGroup(offered.server);
+  });
+}
+
+/**
+ * The server the launcher started, for the guard to take over, when it was
+ * started from exactly `spec` (the command, arguments, environment and
+ * working directory the guard computed from the lock it validated); else
+ * undefined, and a server started from anything else is ended at once (the
+ * lock changed in between, say). Only the first call can take it.
+ */
+export function takeEarlyServer(spec: SpawnSpec): SpawnedServer | undefined {
+  const server = claim();
+  if (server === undefined || isDeepStrictEqual(server.spec, spec)) return server;
+  killServerGroup(server);
+  return undefined;
+}
+
+/**
+ * Ends a server the launcher started that the guard does not take: its lock
+ * could not be read, or the server is not one it starts from a spec.
+ */
+export function discardEarlyServer(): void {
+  const server = claim();
+  if (server !== undefined) killServerGroup(server);
+}

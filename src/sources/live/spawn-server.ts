@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** What to spawn: argv, environment and working directory, already expanded. */
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** How a server process ended on its own: its exit code, or the signal that ended it. */
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * A stdio server process as it was started, and what has become of it since:
+ * whether it started, and how it ended. Both are recorded from the moment of
+ * the spawn, so that whoever takes the process over later (the transport of
+ * the guard, which the launcher's early start hands a process it started
+ * before the CLI was loaded) misses none of it.
+ */
+export interface SpawnedServer {
+  /** What it was started with. */
+  readonly spec: SpawnSpec;
+  readonly child: ChildProcess;
+  /** Settles once: undefined when the process started, else why it could not be. */
+  readonly started: Promise<Error | undefined>;
+  /** How it exited; never settles for a process that could not be started. */
+  readonly exit: Promise<ExitStatus>;
+  /** What it writes to stdout and stderr, each held until handed to its reader. */
+  readonly stdout: Intake;
+  readonly stderr: Intake;
+}
+
+/**
+ * The most of a stream held for a reader not there yet; past it the stream is
+ * paused, so a server that writes more waits (nothing is dropped). Only a
+ * server that exits meanwhile, when Node.js reads its pipes to their end, can
+ * push more: a server taken over after that is ended anyway.
+ */
+const HOLD_BYTES = 1024 * 1024;
+
+/**
+ * One output stream of a started server, read from the start: what arrives
+ * before its reader is known is held (Node.js discards what nobody reads once
+ * the process exits, and a server that fails at once says why on stderr), and
+ * handed over, in order, once {@link Intake.to} names the reader.
+ */
+export class Intake {
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private reader: ((chunk: Buffer) => void) | undefined;
+
+  constructor(private readonly stream: NodeJS.ReadableStream) {
+    stream.on("data", (chunk: Buffer) => {
+      if (this.reader !== undefined) return this.reader(chunk);
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+      if (this.heldBytes > HOLD_BYTES) stream.pause();
+    });
+  }
+
+  /** From now on every chunk goes to `reader`, those held first. */
+  to(reader: (chunk: Buffer) => void): void {
+    this.reader = reader;
+    const held = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    for (const chunk of held) reader(chunk);
+    this.stream.resume();
+  }
+}
+
+/**
+ * Starts a stdio server by `spec`, in its own process group (setsid), so that
+ * the whole group, grandchildren included, can be ended; its stdin, stdout
+ * and stderr are pipes, and what it writes waits in them until it is read.
+ */
+export function spawnServer(spec: SpawnSpec): SpawnedServer {
+  const child = spawn(spec.command, spec.args, {
+    env: spec.env,
+    cwd: spec.cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true, // setsid(): its own process group, so the whole group can be ended
+    windowsHide: true,
+  });
+  const started = new Promise<Error | undefined>((done) => {
+    child.once("spawn", () => done(undefined));
+    // A command that could not be started never exits; a later error (none is
+    // expected) must not crash the guard.
+    child.on("error", done);
+  });
+  // "exit", not "close": a process the server left behind (in another
+  // session) may hold its stdout open long after the server is gone.
+  const exit = new Promise<ExitStatus>((done) => {
+    child.once("exit", (code, signal) => done({ code, signal }));
+  });
+  return {
+    spec,
+    child,
+    started,
+    exit,
+    stdout: new Intake(child.stdout!),
+    stderr: new Intake(child.stderr!),
+  };
+}
+
+/** Ends the process group of a server nobody took over, at once (it was told nothing yet). */
+export function killServerGroup(server: SpawnedServer): void {
+  const pid = server.child.pid;
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}

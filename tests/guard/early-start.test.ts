@@ -1,0 +1,332 @@
+// The guard's early start (src/cli/early-start.ts, docs/guard.md#start-up):
+// the launcher starts a guarded stdio server before it loads the CLI bundle,
+// and the guard takes that process over only when it would start the very
+// same one from the lock it validated; a server nobody takes is ended.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { earlySpec, startEarly } from "../../src/cli/early-start.js";
+import {
+  discardEarlyServer,
+  offerEarlyServer,
+  takeEarlyServer,
+} from "../../src/guard/faces/early-server.js";
+import { openUpstream } from "../../src/guard/faces/upstream.js";
+import { LockState } from "../../src/guard/policy/lock-state.js";
+import { stdioSpawnSpec } from "../../src/sources/live/spawn-spec.js";
+import {
+  spawnServer,
+  type SpawnedServer,
+  type SpawnSpec,
+} from "../../src/sources/live/spawn-server.js";
+import { StdioTransport } from "../../src/sources/live/stdio-transport.js";
+import { tempDir } from "../helpers/cleanup.js";
+import {
+  assert,
+  fakeSetup,
+  FAKE,
+  isRunning,
+  RawClient,
+  readPid,
+  writeLock,
+} from "./guard-harness.js";
+
+/**
+ * A lock pinning, as `fake`, the fake server behind a wrapper that first
+ * appends its pid to DIR/starts.log: how many servers were started.
+ */
+function countedSetup(): { dir: string; lock: string } {
+  const { dir, lock } = fakeSetup();
+  const counted = join(dir, "counted-server.mjs");
+  writeFileSync(
+    counted,
+    `import { appendFileSync } from "node:fs";\n` +
+      `appendFileSync(process.argv[2] + "/starts.log", process.pid + "\\n");\n` +
+      `await import(${JSON.stringify(pathToFileURL(FAKE).href)});\n`,
+  );
+  const text = readFileSync(lock, "utf8");
+  writeFileSync(lock, text.replace(JSON.stringify(FAKE), JSON.stringify(counted)));
+  return { dir, lock };
+}
+
+const starts = (dir: string): number[] => {
+  const log = join(dir, "starts.log");
+  return existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map(Number) : [];
+};
+
+/**
+ * A --require hook for the guard's process that logs, in order, each process
+ * it spawns and the compile of the CLI bundle (cli.cjs) to EARLY_LOG.
+ */
+function orderHook(dir: string): {
+  env: Record<string, string>;
+  events: () => string[];
+  pids: () => number[];
+} {
+  const hook = join(dir, "order-hook.cjs");
+  const log = join(dir, "order.log");
+  const lines = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+  writeFileSync(
+    hook,
+    `const fs = require("node:fs");
+const log = process.env.EARLY_LOG;
+if (log !== undefined && process.argv.includes("guard")) {
+  const cp = require("node:child_process");
+  const spawn = cp.spawn;
+  cp.spawn = function (...args) {
+    const child = spawn.apply(this, args);
+    fs.appendFileSync(log, "spawn " + child.pid + "\\n");
+    return child;
+  };
+  const vm = require("node:vm");
+  const Script = vm.Script;
+  vm.Script = class extends Script {
+    constructor(source, options) {
+      if (String(options?.filename).endsWith("cli.cjs")) fs.appendFileSync(log, "bundle\\n");
+      super(source, options);
+    }
+  };
+}
+`,
+  );
+  return {
+    env: { NODE_OPTIONS: `--require ${hook}`, EARLY_LOG: log },
+    events: () => lines().map((line) => line.split(" ")[0]!),
+    pids: () =>
+      lines().flatMap((line) => (line.startsWith("spawn ") ? [Number(line.slice(6))] : [])),
+  };
+}
+
+describe("the launcher starts a guarded stdio server early", () => {
+  it("starts it once, before the CLI bundle loads, and the guard relays that very process", async () => {
+    const { dir, lock } = countedSetup();
+    const order = orderHook(dir);
+    const client = new RawClient(["fake", "--lock", lock], order.env);
+    const init = await client.initialize();
+    assert.deepEqual(init.result.capabilities, { tools: { listChanged: true } });
+    const list = await client.request(1, "tools/list", {});
+    assert.deepEqual(
+      list.result.tools.map((t: { name: string }) => t.name),
+      ["alpha", "beta"], // its first page
+    );
+    assert.deepEqual(order.events(), ["spawn", "bundle"], "one spawn, before the bundle");
+    assert.deepEqual(starts(dir), [readPid(dir, "server.pid")], "one server, the one relayed");
+    assert.equal((await client.close()).code, 0);
+    assert.ok(!isRunning(starts(dir)[0]!), "the server still runs after the guard ended");
+  });
+
+  it("starts nothing for arguments the guard refuses", async () => {
+    const { dir, lock } = countedSetup();
+    const client = new RawClient(["fake", "--lock", lock, "--on-drift=bogus"]);
+    assert.equal((await client.close()).code, 2);
+    assert.match(client.stderr, /--on-drift takes withhold, block or graded, not 'bogus'/);
+    assert.deepEqual(starts(dir), []);
+  });
+
+  it("a server started for arguments the guard refuses only later (--timeout) is ended with the guard", async () => {
+    const { dir, lock } = fakeSetup();
+    // A server that runs on when its stdin closes: only its group's end stops it.
+    const pinned = JSON.parse(readFileSync(lock, "utf8"));
+    pinned.servers.fake.command = [process.execPath, "-e", "setInterval(() => {}, 1000)"];
+    writeFileSync(lock, JSON.stringify(pinned));
+    const order = orderHook(dir);
+    const client = new RawClient(["fake", "--lock", lock, "--timeout", "soon"], order.env);
+    assert.equal((await client.close()).code, 2);
+    assert.match(client.stderr, /--timeout takes a positive number of seconds, not 'soon'/);
+    const [pid] = order.pids();
+    assert.ok(pid !== undefined && pid > 0, "the launcher started the server");
+    await waitFor(() => !isRunning(pid));
+  });
+
+  it("a server started for a lock that the guard then refuses is ended with the guard", async () => {
+    const { dir, lock } = countedSetup();
+    // The entry is valid (so the launcher starts it), another server's is not.
+    const pinned = JSON.parse(readFileSync(lock, "utf8"));
+    pinned.servers.other = { ...pinned.servers.fake, tool_count: 7 };
+    writeFileSync(lock, JSON.stringify(pinned));
+    const client = new RawClient(["fake", "--lock", lock]);
+    const init = await client.request(0, "initialize", {});
+    assert.match(init.error.message, /lock is corrupt/);
+    assert.equal((await client.close()).code, 2);
+    const started = starts(dir);
+    assert.equal(started.length, 1, "the launcher started it");
+    assert.ok(!isRunning(started[0]!), "the server still runs after the guard refused the lock");
+  });
+});
+
+describe("the guard takes a server started early only for the same spawn spec", () => {
+  const sleeper = (marker: string): SpawnSpec => ({
+    command: process.execPath,
+    args: ["-e", "setTimeout(() => {}, 60000)", marker],
+    env: {},
+    cwd: tempDir(),
+  });
+
+  it("ends one started from another spec, and starts none in its place", async () => {
+    const early = spawnServer(sleeper("a"));
+    offerEarlyServer(early);
+    assert.equal(takeEarlyServer(sleeper("b")), undefined);
+    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
+  });
+
+  it("hands over one started from the same spec, once", async () => {
+    const spec = sleeper("a");
+    const early = spawnServer(spec);
+    offerEarlyServer(early);
+    assert.equal(takeEarlyServer({ ...spec, env: {} }), early);
+    assert.equal(takeEarlyServer(spec), undefined, "taken twice");
+    discardEarlyServer(); // nothing left to end
+    assert.ok(isRunning(early.child.pid!));
+    process.kill(-early.child.pid!, "SIGKILL");
+    await early.exit;
+  });
+
+  it("ends one the guard does not take (discard)", async () => {
+    const early = spawnServer(sleeper("a"));
+    offerEarlyServer(early);
+    discardEarlyServer();
+    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
+  });
+
+  it("a lock that names another command by the time the guard reads it: the early one is ended, the lock's one relayed", async () => {
+    const { dir, lock } = countedSetup();
+    startEarly(["fake", "--lock", lock]);
+    await waitFor(() => starts(dir).length === 1);
+    const [first] = starts(dir);
+    // The lock now runs the plain fake server (no start log) for `fake`.
+    const text = readFileSync(lock, "utf8");
+    writeFileSync(
+      lock,
+      text.replace(JSON.stringify(join(dir, "counted-server.mjs")), JSON.stringify(FAKE)),
+    );
+    const messages: string[] = [];
+    const failures: string[] = [];
+    const upstream = await openUpstream(new LockState(lock, "fake"), {
+      server: "fake",
+      ctx: {
+        env: process.env,
+        lockDir: dir,
+        timeoutMs: 5000,
+        maxMessageBytes: 1 << 20,
+        warn: () => undefined,
+      },
+      say: () => undefined,
+      tail: () => undefined,
+      setRedact: () => undefined,
+      message: (bytes) => messages.push(Buffer.from(bytes).toString()),
+      fail: (message) => failures.push(message),
+      ended: () => undefined,
+    });
+    assert.deepEqual(failures, []);
+    assert.ok(upstream !== undefined);
+    await waitFor(() => !isRunning(first!));
+    assert.deepEqual(starts(dir), [first], "the lock's server logs no start");
+    await upstream.sendRaw(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })));
+    await waitFor(() => messages.length > 0);
+    assert.equal(readPid(dir, "server.pid") === first, false, "the early server answered");
+    await upstream.close();
+  });
+});
+
+describe("the early start's spec", () => {
+  it("is the spec the guard computes from the validated lock", () => {
+    const { dir, lock } = fakeSetup();
+    const spec = earlySpec(["fake", "--lock", lock, "--on-drift=graded"], dir, process.env);
+    const pinned = new LockState(lock, "fake").validated();
+    assert.ok(pinned.transport === "stdio");
+    assert.deepEqual(spec, stdioSpawnSpec(pinned, { env: process.env, lockDir: dir }));
+  });
+
+  it("is none for --listen, an HTTP server, or a server whose image runs by its recorded digest", () => {
+    const dir = tempDir();
+    const lock = writeLock(join(dir, "contractpin.lock"), {});
+    const text = readFileSync(lock, "utf8");
+    const remote = { transport: "http", url: "http://127.0.0.1:9/mcp" };
+    writeFileSync(
+      lock,
+      text.replace('"servers":{}', `"servers":{"remote":${JSON.stringify(remote)}}`),
+    );
+    assert.equal(earlySpec(["remote", "--lock", lock], dir, process.env), undefined);
+    const { lock: fake } = fakeSetup();
+    assert.equal(
+      earlySpec(["fake", "--lock", fake, "--listen", "127.0.0.1:0"], dir, process.env),
+      undefined,
+    );
+    const pinned = JSON.parse(readFileSync(fake, "utf8"));
+    pinned.servers.fake.artifact = { kind: "image" };
+    writeFileSync(fake, JSON.stringify(pinned));
+    assert.equal(earlySpec(["fake", "--lock", fake], dir, process.env), undefined);
+  });
+
+  it("startEarly never throws, whatever it is given", () => {
+    const dir = tempDir();
+    for (const args of [[], ["--bogus"], ["x", "--lock", join(dir, "missing.lock")], ["a", "b"]])
+      assert.doesNotThrow(() => startEarly(args, dir));
+    discardEarlyServer();
+  });
+});
+
+describe("a transport that takes over a started process", () => {
+  const lines = () => {
+    const got: string[] = [];
+    const sink = {
+      maxMessageBytes: 1 << 20,
+      receivedLine: (line: Uint8Array) => (got.push(Buffer.from(line).toString()), undefined),
+      failTooLarge: () => new Error("too large"),
+      sent: () => undefined,
+    };
+    return { got, sink };
+  };
+
+  it("gets what the process wrote and how it ended, both before it was taken over", async () => {
+    const spec: SpawnSpec = {
+      command: process.execPath,
+      args: [
+        "-e",
+        'process.stdout.write("hello\\n"); process.stderr.write("no token\\n"); process.exit(3)',
+      ],
+      env: {},
+      cwd: tempDir(),
+    };
+    const started = spawnServer(spec);
+    await exitOf(started); // it is gone before anything reads it
+    const { got, sink } = lines();
+    const t = new StdioTransport(spec, sink, started);
+    const closed = new Promise<void>((done) => (t.onclose = done));
+    await t.start();
+    await closed;
+    assert.deepEqual(got, ["hello"]);
+    assert.deepEqual(t.stderrTail.lines(), ["no token"]);
+    assert.deepEqual(t.exitStatus, { code: 3, signal: null });
+  });
+
+  it("fails to start, as its own spawn would, when the command could not be started", async () => {
+    const spec: SpawnSpec = {
+      command: join(tempDir(), "no-such-command"),
+      args: [],
+      env: {},
+      cwd: tempDir(),
+    };
+    const started = spawnServer(spec);
+    await new Promise((done) => setTimeout(done, 50));
+    const t = new StdioTransport(spec, lines().sink, started);
+    await assert.rejects(t.start(), /ENOENT/);
+  });
+});
+
+/** How a started server exited, failing the test when it runs on for 10 s. */
+function exitOf(server: SpawnedServer): Promise<unknown> {
+  return Promise.race([
+    server.exit,
+    new Promise((_, fail) => setTimeout(() => fail(new Error("it still runs")), 10_000).unref()),
+  ]);
+}
+
+async function waitFor(test: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
