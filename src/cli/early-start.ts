@@ -12,7 +12,7 @@ import { findLock } from "../io/find-lock.js";
 import { readLockBytes } from "../io/lock-file.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { spawnServer, type SpawnSpec } from "../sources/live/spawn-server.js";
-import { guardArgs } from "./commands/guard-args.js";
+import { guardArgs } from "./guard-args.js";
 
 /**
  * Starts the stdio server that `contractpin guard ARGS` would start, and

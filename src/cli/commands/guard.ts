@@ -1,7 +1,7 @@
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { LOCK_HELP, lockPath, readContext } from "../common.js";
 import type { Io } from "../io.js";
-import { guardArgs } from "./guard-args.js";
+import { guardArgs } from "../guard-args.js";
 
 export const help = `Usage: contractpin guard NAME [--lock PATH] [--allow-new]
                          [--on-drift=withhold|block|graded [--withhold-at SEVERITY]]

@@ -1,8 +1,8 @@
-import { ContractpinError } from "../../core/errors.js";
-import { severityNamed, type Severity } from "../../core/findings/rules.js";
-import type { OnDrift } from "../../guard/policy/guard-types.js";
-import { parseCommandArgs } from "../args.js";
-import { LOCK_OPTIONS, READ_OPTIONS } from "../common.js";
+import { ContractpinError } from "../core/errors.js";
+import { severityNamed, type Severity } from "../core/findings/rules.js";
+import type { OnDrift } from "../guard/policy/guard-types.js";
+import { parseCommandArgs } from "./args.js";
+import { LOCK_OPTIONS, READ_OPTIONS } from "./common.js";
 
 /** What `contractpin guard` takes on its command line. */
 const OPTIONS = {
@@ -28,7 +28,7 @@ export interface GuardArgs {
 /**
  * The guard's arguments (after `guard`), checked as far as they can be
  * without the lock or the environment: the same checks for the command and
- * for the launcher's early start (src/guard/start/early-start.ts).
+ * for the launcher's early start (src/cli/early-start.ts).
  *
  * @throws ContractpinError USAGE
  */
