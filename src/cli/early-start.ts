@@ -7,7 +7,8 @@ import { dirname, resolve } from "node:path";
 import { parseJson } from "../core/json/strict-json.js";
 import { sourceOf } from "../core/lock/lock.js";
 import { runsGuard } from "../core/source/guard-command.js";
-import { offerEarlyServer } from "../guard/faces/early-server.js";
+import { offerEarlyStart, type EarlyLockRead } from "../guard/faces/early-server.js";
+import { fileStamp } from "../io/file-stamp.js";
 import { findLock } from "../io/find-lock.js";
 import { readLockBytes } from "../io/lock-file.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
@@ -30,24 +31,35 @@ export function startEarly(
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   try {
-    const spec = earlySpec(args, cwd, env);
-    if (spec !== undefined) offerEarlyServer(spawnServer(spec));
+    const early = prepareEarlyStart(args, cwd, env);
+    if (early === undefined) return;
+    const { lock, spec } = early;
+    offerEarlyStart(lock, spec === undefined ? undefined : spawnServer(spec));
   } catch {
     // The guard's own path finds the same problem and reports it.
   }
 }
 
-/** What the guard would spawn for these arguments, as far as can be known before the lock is validated whole. */
-export function earlySpec(
+/**
+ * The lock the guard would read for these arguments, read and strictly
+ * parsed, and what it would spawn, as far as can be known before the lock is
+ * validated whole; undefined when the arguments are refused or name --listen.
+ *
+ * @throws ContractpinError for a lock that cannot be read or parsed, or an unset variable.
+ */
+export function prepareEarlyStart(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
-): SpawnSpec | undefined {
+): { lock: EarlyLockRead; spec: SpawnSpec | undefined } | undefined {
   const { name, values } = guardArgs(args);
   if (values.listen !== undefined) return undefined; // a server per client session
   // As the guard finds it (cli/common.ts lockPath), relative to the working directory.
-  const lockFile = resolve(cwd, values.lock ?? findLock(cwd));
-  const source = sourceOf(parseJson(readLockBytes(lockFile)), name);
-  if (source?.transport !== "stdio" || runsGuard(source)) return undefined;
-  return stdioSpawnSpec(source, { env, lockDir: dirname(lockFile) });
+  const path = resolve(cwd, values.lock ?? findLock(cwd));
+  const stamp = fileStamp(path);
+  const bytes = readLockBytes(path);
+  const lock = { path, stamp, bytes, parsed: parseJson(bytes) };
+  const source = sourceOf(lock.parsed, name);
+  if (source?.transport !== "stdio" || runsGuard(source)) return { lock, spec: undefined };
+  return { lock, spec: stdioSpawnSpec(source, { env, lockDir: dirname(path) }) };
 }

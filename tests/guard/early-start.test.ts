@@ -2,18 +2,20 @@
 // the launcher starts a guarded stdio server before it loads the CLI bundle,
 // and the guard takes that process over only when it would start the very
 // same one from the lock it validated; a server nobody takes is ended.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { earlySpec, startEarly } from "../../src/cli/early-start.js";
+import { prepareEarlyStart, startEarly } from "../../src/cli/early-start.js";
 import {
   discardEarlyServer,
-  offerEarlyServer,
+  earlyLockRead,
+  offerEarlyStart,
   takeEarlyServer,
 } from "../../src/guard/faces/early-server.js";
 import { openUpstream } from "../../src/guard/faces/upstream.js";
 import { LockState } from "../../src/guard/policy/lock-state.js";
+import { fileStamp } from "../../src/io/file-stamp.js";
 import { stdioSpawnSpec } from "../../src/sources/live/spawn-spec.js";
 import {
   spawnServer,
@@ -155,6 +157,17 @@ describe("the launcher starts a guarded stdio server early", () => {
   });
 });
 
+/** A lock read that no guard asks for. */
+const NO_LOCK = {
+  path: "/nonexistent/contractpin.lock",
+  stamp: "",
+  bytes: new Uint8Array(),
+  parsed: null,
+};
+
+/** The spawn spec the early start would use for these arguments. */
+const earlySpec = (args: string[], cwd: string) => prepareEarlyStart(args, cwd, process.env)?.spec;
+
 describe("the guard takes a server started early only for the same spawn spec", () => {
   const sleeper = (marker: string): SpawnSpec => ({
     command: process.execPath,
@@ -165,7 +178,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
 
   it("ends one started from another spec, and starts none in its place", async () => {
     const early = spawnServer(sleeper("a"));
-    offerEarlyServer(early);
+    offerEarlyStart(NO_LOCK, early);
     assert.equal(takeEarlyServer(sleeper("b")), undefined);
     assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
   });
@@ -173,7 +186,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
   it("hands over one started from the same spec, once", async () => {
     const spec = sleeper("a");
     const early = spawnServer(spec);
-    offerEarlyServer(early);
+    offerEarlyStart(NO_LOCK, early);
     assert.equal(takeEarlyServer({ ...spec, env: {} }), early);
     assert.equal(takeEarlyServer(spec), undefined, "taken twice");
     discardEarlyServer(); // nothing left to end
@@ -184,7 +197,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
 
   it("ends one the guard does not take (discard)", async () => {
     const early = spawnServer(sleeper("a"));
-    offerEarlyServer(early);
+    offerEarlyStart(NO_LOCK, early);
     discardEarlyServer();
     assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
   });
@@ -232,7 +245,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
 describe("the early start's spec", () => {
   it("is the spec the guard computes from the validated lock", () => {
     const { dir, lock } = fakeSetup();
-    const spec = earlySpec(["fake", "--lock", lock, "--on-drift=graded"], dir, process.env);
+    const spec = earlySpec(["fake", "--lock", lock, "--on-drift=graded"], dir);
     const pinned = new LockState(lock, "fake").validated();
     assert.ok(pinned.transport === "stdio");
     assert.deepEqual(spec, stdioSpawnSpec(pinned, { env: process.env, lockDir: dir }));
@@ -247,16 +260,13 @@ describe("the early start's spec", () => {
       lock,
       text.replace('"servers":{}', `"servers":{"remote":${JSON.stringify(remote)}}`),
     );
-    assert.equal(earlySpec(["remote", "--lock", lock], dir, process.env), undefined);
+    assert.equal(earlySpec(["remote", "--lock", lock], dir), undefined);
     const { lock: fake } = fakeSetup();
-    assert.equal(
-      earlySpec(["fake", "--lock", fake, "--listen", "127.0.0.1:0"], dir, process.env),
-      undefined,
-    );
+    assert.equal(earlySpec(["fake", "--lock", fake, "--listen", "127.0.0.1:0"], dir), undefined);
     const pinned = JSON.parse(readFileSync(fake, "utf8"));
     pinned.servers.fake.artifact = { kind: "image" };
     writeFileSync(fake, JSON.stringify(pinned));
-    assert.equal(earlySpec(["fake", "--lock", fake], dir, process.env), undefined);
+    assert.equal(earlySpec(["fake", "--lock", fake], dir), undefined);
   });
 
   it("startEarly never throws, whatever it is given", () => {
@@ -264,6 +274,38 @@ describe("the early start's spec", () => {
     for (const args of [[], ["--bogus"], ["x", "--lock", join(dir, "missing.lock")], ["a", "b"]])
       assert.doesNotThrow(() => startEarly(args, dir));
     discardEarlyServer();
+  });
+});
+
+describe("the guard's lock takes the early start's read", () => {
+  /** The fake server's lock, and a parse of it that runs another command (to tell the two apart). */
+  function offered(): { lock: string; read: Parameters<typeof offerEarlyStart>[0] } {
+    const { lock } = fakeSetup();
+    const bytes = readFileSync(lock);
+    const parsed = JSON.parse(bytes.toString());
+    parsed.servers.fake.command = [process.execPath, "--version"];
+    return { lock, read: { path: resolve(lock), stamp: fileStamp(lock), bytes, parsed } };
+  }
+
+  it("while the file is the one it read", () => {
+    const { lock, read } = offered();
+    offerEarlyStart(read);
+    const source = new LockState(lock, "fake").startable();
+    assert.deepEqual(source?.transport === "stdio" && source.command, [
+      process.execPath,
+      "--version",
+    ]);
+    assert.equal(earlyLockRead(lock), undefined, "taken once");
+  });
+
+  it("not once the file changed, nor for another file", () => {
+    const { lock, read } = offered();
+    offerEarlyStart(read);
+    assert.equal(new LockState(join(lock, "..", "other.lock"), "fake").startable(), undefined);
+    utimesSync(lock, new Date(), new Date(Date.now() + 5000));
+    const source = new LockState(lock, "fake").startable();
+    assert.ok(source?.transport === "stdio");
+    assert.notDeepEqual(source.command, [process.execPath, "--version"]);
   });
 });
 

@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import type { JsonValue } from "../../core/json/json-value.js";
 import {
   killServerGroup,
   type SpawnedServer,
@@ -12,9 +14,20 @@ import {
  */
 const SLOT = Symbol.for("contractpin.guard.earlyServer");
 
+/** The lock file as the early start read it: its stamp (io/file-stamp.ts) before the read, its bytes, their strict parse. */
+export interface EarlyLockRead {
+  /** Absolute. */
+  path: string;
+  stamp: string;
+  bytes: Uint8Array;
+  parsed: JsonValue;
+}
+
 interface Slot {
   /** The server started early, until the guard takes it or it is ended. */
   server: SpawnedServer | undefined;
+  /** The lock it was started from, until the guard takes it. */
+  lock: EarlyLockRead | undefined;
 }
 
 /** The server started early, now the caller's; undefined when there is none (or it was claimed). */
@@ -26,16 +39,31 @@ function claim(): SpawnedServer | undefined {
 }
 
 /**
- * Leaves a server started early for the guard to take. One nobody takes is
- * ended with the process (a usage error, a lock that names no such server),
- * so that no server outlives the guard that started it.
+ * Leaves what the early start did for the guard to take: the lock it read,
+ * and the server it started, if it did. A server nobody takes is ended with
+ * the process (a usage error, a lock that names no such server), so that no
+ * server outlives the guard that started it.
  */
-export function offerEarlyServer(server: SpawnedServer): void {
-  const offered: Slot = { server };
+export function offerEarlyStart(lock: EarlyLockRead, server?: SpawnedServer): void {
+  const offered: Slot = { server, lock };
   (globalThis as { [SLOT]?: Slot })[SLOT] = offered;
+  if (server === undefined) return;
   process.once("exit", () => {
     if (offered.server !== undefined) killServerGroup(offered.server);
   });
+}
+
+/**
+ * The lock as the early start read it, when it read the file at `path`
+ * (relative to the working directory); only the first call gets it. Whether
+ * the file is still that one is the caller's to check, by its stamp.
+ */
+export function earlyLockRead(path: string): EarlyLockRead | undefined {
+  const offered = (globalThis as { [SLOT]?: Slot })[SLOT];
+  const read = offered?.lock;
+  if (offered === undefined || read === undefined || read.path !== resolve(path)) return undefined;
+  offered.lock = undefined;
+  return read;
 }
 
 /**

@@ -1,10 +1,11 @@
-import { statSync } from "node:fs";
 import { ContractpinError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json/json-value.js";
 import { sourceOf, type Lock, type PinnedServer } from "../../core/lock/lock.js";
 import type { ServerSource } from "../../core/source/server-source.js";
 import { parseJson } from "../../core/json/strict-json.js";
 import { lockFromBytes, readLockBytes } from "../../io/lock-file.js";
+import { fileStamp } from "../../io/file-stamp.js";
+import { earlyLockRead } from "../faces/early-server.js";
 
 /**
  * The lock as the guard sees it while it runs: read at start, and read again
@@ -94,22 +95,17 @@ export class LockState {
   startable(): ServerSource | undefined {
     const stamp = fileStamp(this.path);
     try {
-      const bytes = readLockBytes(this.path);
-      const parsed = parseJson(bytes);
-      this.read = { stamp, bytes, parsed };
+      // The launcher's early start read and parsed the same file, when it is still that one.
+      const early = earlyLockRead(this.path);
+      const read =
+        early !== undefined && early.stamp === stamp && stamp !== ""
+          ? early
+          : { stamp, bytes: readLockBytes(this.path), parsed: undefined };
+      const parsed = read.parsed ?? parseJson(read.bytes);
+      this.read = { stamp, bytes: read.bytes, parsed };
       return sourceOf(parsed, this.server);
     } catch {
       return undefined;
     }
-  }
-}
-
-/** What identifies one version of a file: device, inode, size and modification time; "" when it cannot be read. */
-function fileStamp(path: string): string {
-  try {
-    const s = statSync(path, { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return "";
   }
 }
