@@ -15,7 +15,10 @@
  *     into a project's .mcp.json when contractpin is installed there as a
  *     development dependency (node_modules/contractpin, as npm links it),
  *     started as Claude Code starts it, in the project (target: at most
- *     100 ms added, median), interleaved over --starts runs (default 15).
+ *     100 ms added, median), interleaved over --starts runs (default 15),
+ *     beside a bare Node.js start (node -e 0); where NODE_EXTRA_CA_CERTS is
+ *     set, again without it (Node.js 20 loads those certificates at every
+ *     start, before any code runs: the guard's own start pays it once more).
  * Usage: node bench/guard.bench.mjs [--calls N]   (after npm run build)
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -48,8 +51,8 @@ function pin(name, tools) {
 }
 
 /** A line-level JSON-RPC client of one process (node ARGV, or COMMAND ARGV...). */
-function start(argv, { command = node, cwd } = {}) {
-  const child = spawn(command, argv, { stdio: ["pipe", "pipe", "inherit"], cwd });
+function start(argv, { command = node, cwd, env } = {}) {
+  const child = spawn(command, argv, { stdio: ["pipe", "pipe", "inherit"], cwd, env });
   const waiting = new Map();
   createInterface({ input: child.stdout }).on("line", (line) => {
     const message = JSON.parse(line);
@@ -195,18 +198,36 @@ try {
   );
 
   const { project, entry } = wrappedProject();
-  const inits = { direct: [], wrapped: [] };
-  for (let i = 0; i < starts; i++) {
-    inits.direct.push(await initializeTime([server, "10"]));
-    inits.wrapped.push(await initializeTime(entry.args, { command: entry.command, cwd: project }));
+  const form = [entry.command, ...entry.args.slice(0, entry.args.indexOf("guard"))]
+    .map((a) => (a.length > 60 ? "SHIM" : a))
+    .join(" ");
+  // The guard's own Node.js start is most of what it adds: measured beside
+  // it, and, where NODE_EXTRA_CA_CERTS is set (Node.js 20 loads those
+  // certificates before it runs any code, at every start), without it too.
+  const envs = [["", process.env]];
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+    const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+    envs.push([" (NODE_EXTRA_CA_CERTS unset)", without]);
   }
-  const id = med(inits.direct);
-  const iw = med(inits.wrapped);
-  console.log(
-    `start to initialize answer, 10 tools (median of ${starts}, process start included): direct ${ms(id)}, ` +
-      `guard as wrap writes it (${[entry.command, ...entry.args.slice(0, entry.args.indexOf("guard"))].map((a) => (a.length > 60 ? "SHIM" : a)).join(" ")} guard ...) ${ms(iw)}, ` +
-      `added ${ms(iw - id)} (target 100 ms)`,
-  );
+  for (const [label, env] of envs) {
+    const inits = { direct: [], wrapped: [], bare: [] };
+    for (let i = 0; i < starts; i++) {
+      inits.direct.push(await initializeTime([server, "10"], { env }));
+      inits.wrapped.push(
+        await initializeTime(entry.args, { command: entry.command, cwd: project, env }),
+      );
+      const t0 = process.hrtime.bigint();
+      spawnSync(node, ["-e", "0"], { env });
+      inits.bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const id = med(inits.direct);
+    const iw = med(inits.wrapped);
+    console.log(
+      `start to initialize answer, 10 tools${label} (median of ${starts}, process start included): direct ${ms(id)}, ` +
+        `guard as wrap writes it (${form} guard ...) ${ms(iw)}, added ${ms(iw - id)} (target 100 ms); ` +
+        `a bare Node.js start (node -e 0) ${ms(med(inits.bare))}`,
+    );
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
