@@ -43,9 +43,12 @@ export function startEarly(
 /**
  * The lock the guard would read for these arguments, read and strictly
  * parsed, and what it would spawn, as far as can be known before the lock is
- * validated whole; undefined when the arguments are refused or name --listen.
+ * validated whole (none for a server it does not start from a spec: an HTTP
+ * server, an image that runs by its recorded digest, a guard); undefined
+ * with --listen.
  *
- * @throws ContractpinError for a lock that cannot be read or parsed, or an unset variable.
+ * @throws ContractpinError for arguments the guard refuses, a lock that
+ *   cannot be read or parsed, or an unset variable.
  */
 export function prepareEarlyStart(
   args: string[],
