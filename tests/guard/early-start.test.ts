@@ -24,6 +24,7 @@ import {
 } from "../../src/sources/live/spawn-server.js";
 import { StdioTransport } from "../../src/sources/live/stdio-transport.js";
 import { tempDir } from "../helpers/cleanup.js";
+import { eventually } from "./listen-raw.js";
 import {
   assert,
   fakeSetup,
@@ -138,7 +139,7 @@ describe("the launcher starts a guarded stdio server early", () => {
     assert.match(client.stderr, /--timeout takes a positive number of seconds, not 'soon'/);
     const [pid] = order.pids();
     assert.ok(pid !== undefined && pid > 0, "the launcher started the server");
-    await waitFor(() => !isRunning(pid));
+    await eventually(() => !isRunning(pid), "the early server was ended with the guard");
   });
 
   it("a server started for a lock that the guard then refuses is ended with the guard", async () => {
@@ -205,7 +206,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
   it("a lock that names another command by the time the guard reads it: the early one is ended, the lock's one relayed", async () => {
     const { dir, lock } = countedSetup();
     startEarly(["fake", "--lock", lock]);
-    await waitFor(() => starts(dir).length === 1);
+    await eventually(() => starts(dir).length === 1, "the early server started");
     const [first] = starts(dir);
     // The lock now runs the plain fake server (no start log) for `fake`.
     const text = readFileSync(lock, "utf8");
@@ -233,12 +234,58 @@ describe("the guard takes a server started early only for the same spawn spec", 
     });
     assert.deepEqual(failures, []);
     assert.ok(upstream !== undefined);
-    await waitFor(() => !isRunning(first!));
+    await eventually(() => !isRunning(first!), "the early server was ended");
     assert.deepEqual(starts(dir), [first], "the lock's server logs no start");
     await upstream.sendRaw(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })));
-    await waitFor(() => messages.length > 0);
+    await eventually(() => messages.length > 0, "the lock's server answered");
     assert.equal(readPid(dir, "server.pid") === first, false, "the early server answered");
     await upstream.close();
+  });
+});
+
+describe("what a server started early wrote before the guard took it over", () => {
+  it("reaches the guard only after the lock is validated: a corrupt lock relays none of it", async () => {
+    const { dir, lock } = fakeSetup();
+    // A server that writes a notification at once, then says so in a file.
+    const chatty = join(dir, "chatty-server.cjs");
+    writeFileSync(
+      chatty,
+      `process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"early words"}}\\n');\n` +
+        `require("node:fs").writeFileSync(process.argv[2] + "/written", "");\n` +
+        `setInterval(() => {}, 1000);\n`,
+    );
+    // Its entry is valid; another server's is not (the tool count is off).
+    const pinned = JSON.parse(readFileSync(lock, "utf8"));
+    pinned.servers.fake.command = [process.execPath, chatty, dir];
+    pinned.servers.other = { ...pinned.servers.fake, tool_count: 7 };
+    writeFileSync(lock, JSON.stringify(pinned));
+    const early = prepareEarlyStart(["fake", "--lock", lock], dir, process.env)!;
+    const server = spawnServer(early.spec!);
+    await eventually(() => existsSync(join(dir, "written")), "the server wrote its line");
+    offerEarlyStart(early.lock, server);
+    const messages: string[] = [];
+    const failures: string[] = [];
+    const upstream = await openUpstream(new LockState(lock, "fake"), {
+      server: "fake",
+      ctx: {
+        env: process.env,
+        lockDir: dir,
+        timeoutMs: 5000,
+        maxMessageBytes: 1 << 20,
+        warn: () => undefined,
+      },
+      say: () => undefined,
+      tail: () => undefined,
+      setRedact: () => undefined,
+      message: (bytes) => messages.push(Buffer.from(bytes).toString()),
+      fail: (message) => failures.push(message),
+      ended: () => undefined,
+    });
+    assert.equal(upstream, undefined);
+    assert.equal(failures.length, 1);
+    assert.match(failures[0]!, /lock is corrupt/);
+    assert.deepEqual(messages, [], "the server's line was relayed before the lock was refused");
+    await exitOf(server); // ended, not left running
   });
 });
 
@@ -363,12 +410,4 @@ function exitOf(server: SpawnedServer): Promise<unknown> {
     server.exit,
     new Promise((_, fail) => setTimeout(() => fail(new Error("it still runs")), 10_000).unref()),
   ]);
-}
-
-async function waitFor(test: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((done) => setTimeout(done, 20));
-  }
 }

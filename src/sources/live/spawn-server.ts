@@ -62,14 +62,21 @@ export class Intake {
     });
   }
 
-  /** From now on every chunk goes to `reader`, those held first. */
+  /**
+   * Every chunk goes to `reader`, those held first, from the next microtask
+   * on: never from within this call, so that whoever takes a server over
+   * decides (the guard validates its lock) before anything the server wrote
+   * is read, as when a process is just spawned.
+   */
   to(reader: (chunk: Buffer) => void): void {
-    this.reader = reader;
-    const held = this.held;
-    this.held = [];
-    this.heldBytes = 0;
-    for (const chunk of held) reader(chunk);
-    this.stream.resume();
+    queueMicrotask(() => {
+      this.reader = reader;
+      const held = this.held;
+      this.held = [];
+      this.heldBytes = 0;
+      for (const chunk of held) reader(chunk);
+      this.stream.resume();
+    });
   }
 }
 
