@@ -30,9 +30,14 @@ interface Slot {
   lock: EarlyLockRead | undefined;
 }
 
+/** What the early start left, if it ran in this process. */
+function offeredSlot(): Slot | undefined {
+  return (globalThis as { [SLOT]?: Slot })[SLOT];
+}
+
 /** The server started early, now the caller's; undefined when there is none (or it was claimed). */
 function claim(): SpawnedServer | undefined {
-  const offered = (globalThis as { [SLOT]?: Slot })[SLOT];
+  const offered = offeredSlot();
   const server = offered?.server;
   if (offered !== undefined) offered.server = undefined;
   return server;
@@ -59,7 +64,7 @@ export function offerEarlyStart(lock: EarlyLockRead, server?: SpawnedServer): vo
  * the file is still that one is the caller's to check, by its stamp.
  */
 export function earlyLockRead(path: string): EarlyLockRead | undefined {
-  const offered = (globalThis as { [SLOT]?: Slot })[SLOT];
+  const offered = offeredSlot();
   const read = offered?.lock;
   if (offered === undefined || read === undefined || read.path !== resolve(path)) return undefined;
   offered.lock = undefined;

@@ -114,13 +114,23 @@ export function spawnServer(spec: SpawnSpec): SpawnedServer {
   };
 }
 
-/** Ends the process group of a server nobody took over, at once (it was told nothing yet). */
-export function killServerGroup(server: SpawnedServer): void {
+/**
+ * Sends `signal` to a started server's whole process group (grandchildren
+ * included); false when it never started (no pid). A group already gone is
+ * no error.
+ */
+export function signalGroup(server: SpawnedServer, signal: NodeJS.Signals): boolean {
   const pid = server.child.pid;
-  if (pid === undefined) return;
+  if (pid === undefined) return false;
   try {
-    process.kill(-pid, "SIGKILL");
+    process.kill(-pid, signal);
   } catch {
     // ESRCH: the group is already gone.
   }
+  return true;
+}
+
+/** Ends the process group of a server nobody took over, at once (it was told nothing yet). */
+export function killServerGroup(server: SpawnedServer): void {
+  signalGroup(server, "SIGKILL");
 }

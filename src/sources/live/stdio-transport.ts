@@ -1,8 +1,8 @@
-import type { ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
 import { within } from "../../io/timers.js";
 import {
+  signalGroup,
   spawnServer,
   type ExitStatus,
   type SpawnedServer,
@@ -38,7 +38,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   readonly stderrTail = new StderrTail();
-  private child: ChildProcess | undefined;
+  private server: SpawnedServer | undefined;
   private exited: Promise<void> = Promise.resolve();
   private chunks: Buffer[] = [];
   private pendingBytes = 0;
@@ -75,13 +75,13 @@ export class StdioTransport implements Transport {
     return this.spec.command;
   }
   get pid(): number | null {
-    return this.child?.pid ?? null;
+    return this.server?.child.pid ?? null;
   }
 
   start(): Promise<void> {
     const server = this.started ?? spawnServer(this.spec);
+    this.server = server;
     const child = server.child;
-    this.child = child;
     const failure = server.started.then((err) => {
       if (err !== undefined) this.spawnFailed = true;
       return err;
@@ -206,7 +206,7 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     this.log.sent(message);
     return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
+      const stdin = this.server?.child.stdin;
       if (!stdin || this.closed) return reject(new Error("the server is not running"));
       stdin.write(JSON.stringify(message) + "\n", (err) => (err ? reject(err) : resolve()));
     });
@@ -218,7 +218,7 @@ export class StdioTransport implements Transport {
    */
   sendRaw(bytes: Uint8Array): Promise<void> {
     return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
+      const stdin = this.server?.child.stdin;
       if (!stdin || this.closed) return reject(new Error("the server is not running"));
       // One write, so one system call: the guard's hot path.
       const line = Buffer.allocUnsafe(bytes.byteLength + 1);
@@ -234,7 +234,7 @@ export class StdioTransport implements Transport {
    * process the server left behind. Resolves when the server has exited.
    */
   async close(): Promise<void> {
-    const child = this.child;
+    const child = this.server?.child;
     if (child === undefined) return;
     this.closing = true;
     child.stdin?.end();
@@ -267,14 +267,7 @@ export class StdioTransport implements Transport {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child?.pid;
-    if (pid === undefined) return;
-    this.signalled = true;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    if (this.server !== undefined && signalGroup(this.server, signal)) this.signalled = true;
   }
 
   private finish(): void {
