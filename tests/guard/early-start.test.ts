@@ -24,11 +24,11 @@ import {
 } from "../../src/sources/live/spawn-server.js";
 import { StdioTransport } from "../../src/sources/live/stdio-transport.js";
 import { tempDir } from "../helpers/cleanup.js";
-import { eventually } from "./listen-raw.js";
 import {
   assert,
-  fakeSetup,
+  eventually,
   FAKE,
+  fakeSetup,
   isRunning,
   RawClient,
   readPid,

@@ -359,4 +359,24 @@ export function eventLines(stderr: string): string[] {
   return stderr.split("\n").filter((l) => / (withheld tool|refused tools\/call) /.test(l));
 }
 
+/** Waits until `test` holds, up to 10 s, then asserts that it does. */
+export async function eventually(
+  test: () => boolean,
+  what = "the awaited condition",
+): Promise<void> {
+  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(test(), what);
+}
+
+/**
+ * Asserts that the guard's stderr shows each pattern, waiting up to 10 s for
+ * it: stderr is a pipe of its own, so a line the guard wrote as it answered
+ * may reach the test after the answer does.
+ */
+export async function stderrShows(stderr: () => string, ...patterns: RegExp[]): Promise<void> {
+  for (let i = 0; i < 100 && !patterns.every((re) => re.test(stderr())); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  for (const re of patterns) assert.match(stderr(), re);
+}
+
 export { assert };

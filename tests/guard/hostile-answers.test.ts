@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CLI } from "../helpers/cli.js";
-import { assert, fakeSetup, listening, officialClient, RAW } from "./guard-harness.js";
+import { assert, eventually, fakeSetup, listening, officialClient, RAW } from "./guard-harness.js";
 
 const HOSTILE = fileURLToPath(
   new URL("../fixtures/servers/guard-hostile-server.mjs", import.meta.url),
@@ -113,11 +113,6 @@ function hostile(mode: string): { dir: string; lock: string } {
   const { dir, lock } = fakeSetup([RAW.alpha, RAW.beta], HOSTILE);
   writeFileSync(join(dir, "mode"), mode);
   return { dir, lock };
-}
-
-/** Waits until `test` holds, up to 10 s. */
-async function eventually(test: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 function droppedLines(stderr: string): string[] {

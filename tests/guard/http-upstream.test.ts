@@ -10,7 +10,14 @@ import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/cleanup.js";
 import { CLI, pythonDigest, runCli } from "../helpers/cli.js";
 import { startEverythingHttp, startHttpScript, type Running } from "../helpers/servers.js";
-import { assert, officialClient, RawClient, writeLock, type Loose } from "./guard-harness.js";
+import {
+  assert,
+  officialClient,
+  RawClient,
+  stderrShows,
+  writeLock,
+  type Loose,
+} from "./guard-harness.js";
 
 const WIRE_HTTP = fileURLToPath(
   new URL("../fixtures/servers/wire-http-server.mjs", import.meta.url),
@@ -88,10 +95,8 @@ describe("a server pinned over HTTP, through the guard", () => {
           err.code === -32602 &&
           /Unknown tool: echo/.test(err.message),
       );
-      for (let i = 0; i < 50 && !stderr().includes("refused"); i++)
-        await new Promise((r) => setTimeout(r, 100));
-      assert.match(
-        stderr(),
+      await stderrShows(
+        stderr,
         /contractpin: guard: server evh: refused tools\/call "echo": unpinned/,
       );
     } finally {

@@ -15,18 +15,20 @@ import { tempDir } from "../helpers/cleanup.js";
 import { oneLine, runCli } from "../helpers/cli.js";
 import { SERVERS } from "../helpers/servers.js";
 import { driftMidSession } from "./client-scenarios.js";
-import { eventually, INIT, raw } from "./listen-raw.js";
+import { INIT, raw } from "./listen-raw.js";
 import {
   allPages,
   assert,
+  eventually,
   fakeSetup,
   isRunning,
   listening,
-  type Listening,
   officialClient,
   readPid,
   received,
+  stderrShows,
   toolNames,
+  type Listening,
 } from "./guard-harness.js";
 
 async function httpClient(url: string, capabilities = {}): Promise<Client> {
@@ -125,8 +127,11 @@ describe("server-everything through the guard's HTTP listener, with the official
             (err.data as { reason?: string }).reason === "unpinned" &&
             (err.data as { by?: string }).by === "contractpin guard",
         );
-        assert.match(guard.stderr(), /withheld tool "trigger-sampling-request": unpinned/);
-        assert.match(guard.stderr(), /refused tools\/call "trigger-sampling-request": unpinned/);
+        await stderrShows(
+          guard.stderr,
+          /withheld tool "trigger-sampling-request": unpinned/,
+          /refused tools\/call "trigger-sampling-request": unpinned/,
+        );
       } finally {
         await wider.close();
         await seen.close();
@@ -192,9 +197,8 @@ describe("the fake server through the listener", () => {
         .map((m) => m.params.name),
       ["mutate", "mutate"],
     );
-    await eventually(() => guard.stderr().includes("refused tools/call"), "the refusal on stderr");
-    assert.match(
-      guard.stderr(),
+    await stderrShows(
+      guard.stderr,
       /guard: server fake: refused tools\/call "alpha": drifted \(pinned sha256:/,
     );
 

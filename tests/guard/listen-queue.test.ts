@@ -6,8 +6,8 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ClientQueue, MAX_QUEUED } from "../../src/guard/wire/client-queue.js";
-import { assert, fakeSetup, listening } from "./guard-harness.js";
-import { eventually, INIT, raw } from "./listen-raw.js";
+import { assert, eventually, fakeSetup, listening } from "./guard-harness.js";
+import { INIT, raw } from "./listen-raw.js";
 
 describe("the queue of a client with no stream open", () => {
   it("keeps at most its bound in bytes, dropping the oldest: one message of the bound always fits", () => {
@@ -76,10 +76,10 @@ describe("guard --listen with --max-message-mib 1 and a server that floods a cli
           /no stream open \(the oldest past 1000 messages or 1 MiB/,
         );
       }
-      assert.equal(
-        guard.stderr().match(/server fake: dropped a message for the client/g)?.length,
-        3,
-      );
+      const dropLines = () =>
+        guard.stderr().match(/server fake: dropped a message for the client/g)?.length ?? 0;
+      await eventually(() => dropLines() >= 3, `three drops on stderr: ${guard.stderr()}`);
+      assert.equal(dropLines(), 3);
       // The stream, once opened, gets the two newest, which fit in 1 MiB together.
       const loggers = await streamLoggers(guard.url, session, 2);
       assert.deepEqual(loggers, ["n3", "n4"]);

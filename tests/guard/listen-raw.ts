@@ -1,6 +1,5 @@
 // Raw HTTP for the tests of `guard --listen`: requests as a client library
-// would not send them (any Host, no stream), and waiting on the guard's output.
-import assert from "node:assert/strict";
+// would not send them (any Host, no stream).
 import { request as httpRequest } from "node:http";
 
 /** One raw HTTP request to the listener (node:http, so that Host can be set). */
@@ -35,9 +34,3 @@ export const INIT = JSON.stringify({
     clientInfo: { name: "raw", version: "1" },
   },
 });
-
-/** Waits until `test` holds, up to 10 s. */
-export async function eventually(test: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(test(), what);
-}

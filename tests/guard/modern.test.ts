@@ -22,6 +22,7 @@ import {
   RawClient,
   received,
   refusedAsDrifted,
+  stderrShows,
   toolNames,
   writeLock,
   type Loose,
@@ -82,9 +83,7 @@ describe("the official client under 2026-07-28 through the guard", () => {
         received(dir).some((m) => m.method === "initialize"),
         false,
       );
-      for (let i = 0; i < 50 && !stderr().includes("refused tools/call"); i++)
-        await new Promise((r) => setTimeout(r, 100));
-      assert.match(stderr(), /server fake: refused tools\/call "alpha": drifted/);
+      await stderrShows(stderr, /server fake: refused tools\/call "alpha": drifted/);
       await subscription.close();
     } finally {
       await client.close();

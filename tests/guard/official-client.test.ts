@@ -15,6 +15,7 @@ import {
   fakeSetup,
   officialClient,
   received,
+  stderrShows,
   toolNames,
   writeLock,
 } from "./guard-harness.js";
@@ -86,7 +87,7 @@ describe("server-everything through the guard, with the official client", () => 
         (err: Error & { code?: number }) =>
           err.code === -32602 && /Unknown tool: trigger-sampling-request/.test(err.message),
       );
-      assert.match(seen.stderr(), /withheld tool "trigger-sampling-request": unpinned/);
+      await stderrShows(seen.stderr, /withheld tool "trigger-sampling-request": unpinned/);
     } finally {
       await wider.close();
       await seen.client.close();
@@ -235,11 +236,8 @@ describe("a drift in the middle of a session, with the official client", () => {
           .map((m) => m.params.name),
         ["mutate"],
       );
-      // stderr is its own pipe: the line may arrive after the answer.
-      for (let i = 0; i < 50 && !stderr().includes("refused tools/call"); i++)
-        await new Promise((r) => setTimeout(r, 100));
-      assert.match(
-        stderr(),
+      await stderrShows(
+        stderr,
         /contractpin: guard: server fake: refused tools\/call "alpha": drifted/,
       );
     } finally {

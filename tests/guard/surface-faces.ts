@@ -66,10 +66,6 @@ export function closedAfterFile(): (
   };
 }
 
-export async function eventually(test: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
 /** The JSON lines of a --log file. */
 export function logEvents(path: string): Loose[] {
   let text = "";

@@ -9,15 +9,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "../helpers/cleanup.js";
 import { runCli } from "../helpers/cli.js";
-import { assert, listPages, rawRequest, type Loose } from "./guard-harness.js";
 import {
+  assert,
   eventually,
-  FACES,
-  closedAfterFile,
-  logEvents,
-  refusal,
-  type Guarded,
-} from "./surface-faces.js";
+  listPages,
+  rawRequest,
+  stderrShows,
+  type Loose,
+} from "./guard-harness.js";
+import { FACES, closedAfterFile, logEvents, refusal, type Guarded } from "./surface-faces.js";
 
 const SERVER = fileURLToPath(
   new URL("../fixtures/servers/guard-surface-server.mjs", import.meta.url),
@@ -122,8 +122,7 @@ for (const face of FACES) {
         /withheld resource "catalogue:\/\/secret": unpinned/,
         /refused resources\/read "catalogue:\/\/news": drifted/,
       ];
-      await eventually(() => expected.every((re) => re.test(stderr())));
-      for (const re of expected) assert.match(stderr(), re);
+      await stderrShows(stderr, ...expected);
       assert.doesNotMatch(stderr(), /greet|authors|about|lookup|IMPORTANT/);
       // Each list that withheld something came with one notice, before its answer.
       const explain = "run 'contractpin verify s' to see why";
@@ -195,6 +194,7 @@ for (const face of FACES) {
       }
       await eventually(
         () => (stderr().match(/refused prompts\/get "never-listed"/g) ?? []).length >= 2,
+        "two refusals on stderr",
       );
       assert.equal(
         (stderr().match(/refused prompts\/get "never-listed": unlisted/g) ?? []).length,
@@ -241,14 +241,14 @@ for (const face of FACES) {
       await rawRequest(client, "tools/call", { name: "flip", arguments: {} });
       await rawRequest(client, "tools/call", { name: "flip-resource", arguments: {} });
       // The guard hears each list_changed, lists again, and knows the change.
-      await eventually(() => /withheld resource "catalogue:\/\/news"/.test(stderr()));
+      await stderrShows(stderr, /withheld resource "catalogue:\/\/news"/);
       const err = await refusal(
         rawRequest(client, "prompts/get", { name: "summarize", arguments: { entry: "1" } }),
       );
       assert.equal(err.data?.reason, "drifted", `${String(err)} ${JSON.stringify(err.data)}`);
       const read = await refusal(rawRequest(client, "resources/read", { uri: "catalogue://news" }));
       assert.equal(read.data?.reason, "drifted");
-      assert.match(stderr(), /withheld prompt "summarize": drifted/);
+      await stderrShows(stderr, /withheld prompt "summarize": drifted/);
     });
 
     it("a lock that pins only tools: instructions removed, prompts and templates withheld, resources relayed, one line says contractpin update pins them", async () => {
@@ -278,7 +278,7 @@ for (const face of FACES) {
         arguments: { q: "v1" },
       });
       assert.equal(called.content[0].text, "v1");
-      await eventually(() => /withheld prompt "greet"/.test(stderr()));
+      await stderrShows(stderr, /withheld prompt "greet"/);
       const lines = stderr().split("\n");
       assert.equal(lines.filter((l) => l.includes("contractpin update")).length, 1, stderr());
       assert.match(
@@ -328,8 +328,7 @@ for (const face of FACES) {
         /passed prompt "summarize" \(graded\): drifted .*; below the threshold: surface-changed \(low\)/,
         /withheld prompt "exfiltrate": unpinned/,
       ];
-      await eventually(() => expected.every((re) => re.test(stderr())));
-      for (const re of expected) assert.match(stderr(), re);
+      await stderrShows(stderr, ...expected);
       const passed = logEvents(log).filter((e) => e.event === "passed");
       assert.deepEqual(
         passed.map((e) => [e.tool ?? e.part, e.key, e.findings]),
@@ -357,13 +356,15 @@ for (const face of FACES) {
         "summarize",
         "greet",
       ]);
-      await eventually(() => /passed prompt "summarize"/.test(stderr()));
-      assert.match(stderr(), /removed its instructions from the handshake's result: drifted/);
-      assert.match(stderr(), /passed prompt "summarize" \(graded\): drifted .*\(high\)/);
+      await stderrShows(
+        stderr,
+        /removed its instructions from the handshake's result: drifted/,
+        /passed prompt "summarize" \(graded\): drifted .*\(high\)/,
+      );
       // At the default threshold (high), that finding withholds it.
       const high = await connect(face, ["s", "--lock", lock, "--on-drift=graded"]);
       assert.deepEqual(await keys(high.client, "prompts/list", "prompts", "name"), ["greet"]);
-      await eventually(() => /withheld prompt "summarize": drifted/.test(high.stderr()));
+      await stderrShows(high.stderr, /withheld prompt "summarize": drifted/);
       assert.doesNotMatch(high.stderr(), /passed prompt/);
     });
 
@@ -376,7 +377,7 @@ for (const face of FACES) {
         "flip",
         "flip-resource",
       ]);
-      await eventually(() => /withheld tool "lookup": drifted/.test(graded.stderr()));
+      await stderrShows(graded.stderr, /withheld tool "lookup": drifted/);
       assert.doesNotMatch(graded.stderr(), /passed/);
     });
   });

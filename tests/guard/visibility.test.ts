@@ -16,10 +16,11 @@ import {
   assert,
   officialClient,
   refusedAsDrifted,
+  stderrShows,
   toolNames,
   type Loose,
 } from "./guard-harness.js";
-import { closedAfterFile, eventually, FACES, logEvents } from "./surface-faces.js";
+import { closedAfterFile, FACES, logEvents } from "./surface-faces.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/servers/apps-sdk-server.mjs", import.meta.url));
 
@@ -83,7 +84,7 @@ for (const face of FACES)
         guarded.client.callTool({ name: "show_chart", arguments: { data: [1] } }),
         refusedAsDrifted("show_chart"),
       );
-      await eventually(() => LINE.test(guarded.stderr()));
+      await stderrShows(guarded.stderr, LINE);
       const [, pin, live] = LINE.exec(guarded.stderr())!;
       // The contract did not move: one tool digest on both sides.
       assert.equal(pin, live);
@@ -112,9 +113,8 @@ for (const face of FACES)
       writeFileSync(variant, JSON.stringify({ description: reworded, visibility: ["model"] }));
       const graded = await connect(face, ["apps", "--lock", lock, "--on-drift=graded"]);
       assert.deepEqual(toolNames(await allPages(graded.client)), ["lookup"]);
-      await eventually(() => /withheld tool "show_chart"/.test(graded.stderr()));
-      assert.match(
-        graded.stderr(),
+      await stderrShows(
+        graded.stderr,
         /withheld tool "show_chart": drifted \(.*; changed _meta\.ui\.visibility\)/,
       );
       assert.doesNotMatch(graded.stderr(), /passed tool "show_chart"/);
