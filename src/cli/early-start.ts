@@ -13,6 +13,7 @@ import { findLock } from "../io/find-lock.js";
 import { readLockBytes } from "../io/lock-file.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { spawnServer, type SpawnSpec } from "../sources/live/spawn-server.js";
+import { EXIT } from "./exit-code.js";
 import { guardArgs } from "./guard-args.js";
 
 /**
@@ -34,9 +35,30 @@ export function startEarly(
     const early = prepareEarlyStart(args, cwd, env);
     if (early === undefined) return;
     const { lock, spec } = early;
+    if (spec !== undefined) holdInterrupts();
     offerEarlyStart(lock, spec === undefined ? undefined : spawnServer(spec));
   } catch {
     // The guard's own path finds the same problem and reports it.
+  }
+}
+
+/**
+ * Makes Ctrl-C and SIGTERM wait for the guard's own handlers (main.ts). With
+ * no handler, Node.js ends the process on them at once, by the signal: no
+ * exit hook runs, and a server started early that ignores the end of its
+ * stdin would outlive the guard. With one, the signal waits for the event
+ * loop, and main.ts, which installs its handlers in the same tick as the
+ * bundle loads, ends the run and its server. Should the CLI never have got
+ * that far, this handler ends the process, and the exit hook the server.
+ */
+function holdInterrupts(): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    const early = (): void => {
+      if (process.listeners(signal).some((listener) => listener !== early)) return;
+      process.stderr.write(`contractpin: interrupted by ${signal}\n`);
+      process.exit(EXIT.ERROR);
+    };
+    process.on(signal, early);
   }
 }
 

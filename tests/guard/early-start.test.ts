@@ -60,7 +60,9 @@ const starts = (dir: string): number[] => {
 
 /**
  * A --require hook for the guard's process that logs, in order, each process
- * it spawns and the compile of the CLI bundle (cli.cjs) to EARLY_LOG.
+ * it spawns and the compile of the CLI bundle (cli.cjs) to EARLY_LOG; with
+ * EARLY_SIGNAL set, the guard sends itself that signal as the compile starts,
+ * before the CLI has installed its own handlers.
  */
 function orderHook(dir: string): {
   env: Record<string, string>;
@@ -86,7 +88,10 @@ if (log !== undefined && process.argv.includes("guard")) {
   const Script = vm.Script;
   vm.Script = class extends Script {
     constructor(source, options) {
-      if (String(options?.filename).endsWith("cli.cjs")) fs.appendFileSync(log, "bundle\\n");
+      if (String(options?.filename).endsWith("cli.cjs")) {
+        fs.appendFileSync(log, "bundle\\n");
+        if (process.env.EARLY_SIGNAL) process.kill(process.pid, process.env.EARLY_SIGNAL);
+      }
       super(source, options);
     }
   };
@@ -141,6 +146,27 @@ describe("the launcher starts a guarded stdio server early", () => {
     assert.ok(pid !== undefined && pid > 0, "the launcher started the server");
     await eventually(() => !isRunning(pid), "the early server was ended with the guard");
   });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`a ${signal} before the CLI handles it ends the guard as an interrupt, and the early server with it`, async () => {
+      const { dir, lock } = fakeSetup();
+      // A server that runs on when its stdin closes: only its group's end stops it.
+      const pinned = JSON.parse(readFileSync(lock, "utf8"));
+      pinned.servers.fake.command = [process.execPath, "-e", "setInterval(() => {}, 1000)"];
+      writeFileSync(lock, JSON.stringify(pinned));
+      const order = orderHook(dir);
+      const client = new RawClient(["fake", "--lock", lock], {
+        ...order.env,
+        EARLY_SIGNAL: signal,
+      });
+      const exit = await client.exited;
+      assert.deepEqual(order.events(), ["spawn", "bundle"], "the signal came as the bundle loaded");
+      assert.deepEqual(exit, { code: 2, signal: null }, client.stderr);
+      assert.match(client.stderr, new RegExp(`interrupted by ${signal}\\n$`));
+      const [pid] = order.pids();
+      await eventually(() => !isRunning(pid!), "the early server was ended with the guard");
+    });
+  }
 
   it("a server started for a lock that the guard then refuses is ended with the guard", async () => {
     const { dir, lock } = countedSetup();
