@@ -13,7 +13,7 @@ import { findLock } from "../io/find-lock.js";
 import { readLockBytes } from "../io/lock-file.js";
 import { stdioSpawnSpec } from "../sources/live/spawn-spec.js";
 import { spawnServer, type SpawnSpec } from "../sources/live/spawn-server.js";
-import { EXIT } from "./exit-code.js";
+import { EXIT, INTERRUPTS } from "./exit-code.js";
 import { guardArgs } from "./guard-args.js";
 
 /**
@@ -43,7 +43,8 @@ export function startEarly(
 }
 
 /**
- * Makes Ctrl-C and SIGTERM wait for the guard's own handlers (main.ts). With
+ * Makes the interrupts (Ctrl-C, SIGTERM, SIGHUP) wait for the guard's own
+ * handlers (main.ts). With
  * no handler, Node.js ends the process on them at once, by the signal: no
  * exit hook runs, and a server started early that ignores the end of its
  * stdin would outlive the guard. With one, the signal waits for the event
@@ -52,7 +53,7 @@ export function startEarly(
  * that far, this handler ends the process, and the exit hook the server.
  */
 function holdInterrupts(): void {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  for (const signal of INTERRUPTS) {
     const early = (): void => {
       if (process.listeners(signal).some((listener) => listener !== early)) return;
       process.stderr.write(`contractpin: interrupted by ${signal}\n`);

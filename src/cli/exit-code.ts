@@ -11,6 +11,13 @@ export const EXIT = {
   ERROR: 2,
 } as const;
 
+/**
+ * The signals that interrupt a command: Ctrl-C, SIGTERM, and SIGHUP (the
+ * terminal or the client that ran it went away). Each is exit 2, after every
+ * server the command started is ended (main.ts).
+ */
+export const INTERRUPTS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /** One of the exit codes of {@link EXIT}. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -10,7 +10,7 @@ export interface Io {
   interactive: boolean;
   /** The height of that terminal, when known: progress redraws only what fits. */
   rows?: number;
-  /** Aborted on Ctrl-C or SIGTERM, so that servers are shut down before exit. */
+  /** Aborted on an interrupt (Ctrl-C, SIGTERM, SIGHUP), so that servers are shut down before exit. */
   signal?: AbortSignal;
   /**
    * Writes machine-readable output (JSON, SARIF) to stdout as it is, outside

@@ -1,5 +1,5 @@
 import { ContractpinError } from "../core/errors.js";
-import { EXIT, exitForError } from "./exit-code.js";
+import { EXIT, exitForError, INTERRUPTS } from "./exit-code.js";
 import { processIo, type Io } from "./io.js";
 import { nearest } from "./suggest.js";
 import { guardWorkflowCommands } from "./workflow-guard.js";
@@ -129,8 +129,9 @@ async function main(argv: string[], io: Io): Promise<number> {
   return command.run(rest, io);
 }
 
-// Ctrl-C and SIGTERM abort the run, so that every server it started is ended
-// before it exits; a second signal exits at once.
+// Ctrl-C, SIGTERM and SIGHUP abort the run, so that every server it started
+// is ended before it exits (a server runs in a process group of its own, so
+// no signal to ours reaches it); a second signal exits at once.
 const interrupt = new AbortController();
 let settled = false;
 // A repeat of the signal within this long is the same interrupt delivered
@@ -140,7 +141,7 @@ let settled = false;
 // it would skip ending the servers and the line that says why.
 const REPEAT_MS = 500;
 let interruptedAt: bigint | undefined;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+for (const signal of INTERRUPTS) {
   process.on(signal, () => {
     const now = process.hrtime.bigint();
     if (interruptedAt !== undefined && now - interruptedAt < BigInt(REPEAT_MS) * 1_000_000n) return;
@@ -176,7 +177,7 @@ main(process.argv.slice(2), io)
   })
   .catch(async (failure: unknown) => {
     // An interrupt wins over the failure it caused (a server read cut short is
-    // not the server's fault): Ctrl-C and SIGTERM are exit 2 in every command.
+    // not the server's fault): an interrupt is exit 2 in every command.
     const err = interrupt.signal.aborted ? interrupt.signal.reason : failure;
     const { code, message } = exitForError(err, process.env["CONTRACTPIN_DEBUG"] === "1");
     await io.err(`${message}\n`).catch(() => undefined);

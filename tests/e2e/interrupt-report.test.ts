@@ -1,4 +1,4 @@
-// Ctrl-C or SIGTERM while verify reads a server is exit 2, "could not run":
+// Ctrl-C, SIGTERM or SIGHUP while verify reads a server is exit 2, "could not run":
 // no report may then claim a verdict. Before, the interrupted server was
 // reported unreachable, and stdout, --output, --json-file (`"exit_code": 1`)
 // and the job summary all said FAIL while the process exited 2.
@@ -13,7 +13,7 @@ import { Workspace } from "../helpers/workspace.js";
 const SERVER = fileURLToPath(new URL("../fixtures/servers/mode-file-server.mjs", import.meta.url));
 
 describe("an interrupted verify", () => {
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal}: exit 2 and one line; no report on stdout, in --output, --json-file or the job summary`, async () => {
       const ws = new Workspace();
       const add = runCli(["add", "slow", "--", process.execPath, SERVER], { cwd: ws.dir });

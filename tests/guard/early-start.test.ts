@@ -147,7 +147,7 @@ describe("the launcher starts a guarded stdio server early", () => {
     await eventually(() => !isRunning(pid), "the early server was ended with the guard");
   });
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`a ${signal} before the CLI handles it ends the guard as an interrupt, and the early server with it`, async () => {
       const { dir, lock } = fakeSetup();
       // A server that runs on when its stdin closes: only its group's end stops it.

@@ -92,8 +92,8 @@ Exit codes:
      is missing or was refused
   2  contractpin could not run: bad arguments, a missing or corrupt lock, a
      server the lock does not pin, an address it cannot listen on, interrupted
-     (with --listen the guard runs until Ctrl-C or SIGTERM: exit 2; a server
-     that ends or cannot start gives its session's client errors instead)
+     (with --listen the guard runs until Ctrl-C, SIGTERM or SIGHUP: exit 2; a
+     server that ends or cannot start gives its session's client errors instead)
 
 Examples:
   contractpin guard memory
