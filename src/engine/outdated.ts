@@ -23,6 +23,11 @@ export type OutdatedEntry = { name: string } & (
   | { status: "unreachable"; pkg: RunnerPackage; reason: string }
   /** A runner whose registry contractpin cannot ask yet: not checked, never "up to date". */
   | { status: "unsupported"; pkg: RunnerPackage }
+  /**
+   * npx or npm exec told not to install (`npx --no pkg`): it runs what is
+   * installed, never a registry's newest, so no registry is asked.
+   */
+  | { status: "installed"; pkg: RunnerPackage }
   /** No package runner (an HTTP server, a dump, a plain command): no version to compare. */
   | { status: "no-package" }
 );
@@ -118,6 +123,7 @@ export async function findOutdated(
     const server = servers[name]!;
     const pkg = serverPackage(server);
     if (pkg === undefined) return { name, status: "no-package" };
+    if (pkg.installed) return { name, status: "installed", pkg };
     const asked = registryOf(pkg);
     if (asked === undefined) return { name, status: "unsupported", pkg };
     let found: PackageVersions;

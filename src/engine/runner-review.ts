@@ -24,7 +24,7 @@ export async function runnerFindings(
 ): Promise<Map<string, Finding>> {
   const unpinned = names.filter((name) => {
     const pkg = serverPackage(servers[name]!);
-    return pkg !== undefined && pkg.version === undefined;
+    return pkg !== undefined && pkg.version === undefined && pkg.installed === undefined;
   });
   const found = new Map<string, Finding>();
   if (unpinned.length === 0) return found;
@@ -43,7 +43,8 @@ export async function runnerFindings(
  * Undefined for a server that runs no package, or one pinned exactly. Pure.
  */
 export function runnerFinding(entry: OutdatedEntry): Finding | undefined {
-  if (entry.status === "no-package" || entry.pkg.version !== undefined) return undefined;
+  if (entry.status === "no-package" || entry.status === "installed") return undefined;
+  if (entry.pkg.version !== undefined) return undefined;
   const { pkg } = entry;
   const after: Record<string, JsonValue> = {
     package: pkg.name,

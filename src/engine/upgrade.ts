@@ -25,6 +25,8 @@ export interface UpgradeCandidate {
 export function notUpgradable(server: PinnedServer): string | undefined {
   const pkg = serverPackage(server);
   if (pkg === undefined) return "it does not run a package through a package runner";
+  if (pkg.installed)
+    return `${pkg.invocation} is told not to install, so it runs the installed ${pkg.name}: upgrade what installs it (a dependency of the project)`;
   if (registryOf(pkg) === undefined) return `${pkg.invocation}: ecosystem not supported yet`;
   return undefined;
 }

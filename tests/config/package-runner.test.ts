@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { packageRunnerWarning } from "../../src/core/source/package-runner.js";
+import { packageRunnerWarning, runnerPackage } from "../../src/core/source/package-runner.js";
 
 const warn = (command: string) => packageRunnerWarning("f: server s", command.split(" "));
 
@@ -20,6 +20,10 @@ describe("packageRunnerWarning warns for an unpinned package", () => {
     ["yarn dlx pkg", /yarn dlx/],
     ["bunx pkg", /bunx pkg@1\.2\.3/],
     ["npm exec -y -- pkg", /no version/],
+    // npm takes the last of --no and --yes; other runners have no such option and always install.
+    ["npx --no --yes pkg", /\(no version\)/],
+    ["npx --no-install -y pkg", /\(no version\)/],
+    ["pnpm dlx --no pkg", /pnpm dlx/],
     ["/usr/local/bin/npx.cmd -y pkg", /no version/],
     ["uvx mcp-server-fetch", /uvx mcp-server-fetch@1\.2\.3/],
     ["uvx --python 3.12 mcp-server-fetch", /mcp-server-fetch, run through uvx/],
@@ -71,7 +75,43 @@ describe("packageRunnerWarning is silent", () => {
     "python -m server",
     "docker ps",
     "npx",
+    // Told not to install, npx runs only what is installed (or fails to start).
+    "npx --no pkg",
+    "npx --no-install @scope/pkg",
+    "npx --yes=false pkg@^1",
+    "npx --no-yes pkg",
+    "npx -y --no pkg",
+    "npm exec --no -- pkg",
+    "npm x --no pkg@latest",
   ]) {
     it(command, () => assert.equal(warn(command), undefined));
   }
+});
+
+describe("runnerPackage of npx told not to install", () => {
+  const pkg = (command: string) => runnerPackage(command.split(" "));
+  it("without an exact version: the installed package, no version", () => {
+    assert.deepEqual(pkg("npx --no mcp-server-memory"), {
+      ecosystem: "npm",
+      invocation: "npx",
+      spec: "mcp-server-memory",
+      name: "mcp-server-memory",
+      argIndex: 2,
+      installed: true,
+    });
+    assert.equal(pkg("npm exec --no-install -- @scope/pkg@^2")?.installed, true);
+  });
+  it("with an exact version, or allowed to install, or another runner: not marked", () => {
+    assert.deepEqual(pkg("npx --no pkg@1.2.3"), {
+      ecosystem: "npm",
+      invocation: "npx",
+      spec: "pkg@1.2.3",
+      name: "pkg",
+      version: "1.2.3",
+      argIndex: 2,
+    });
+    assert.equal(pkg("npx --no -y pkg")?.installed, undefined);
+    assert.equal(pkg("npx pkg")?.installed, undefined);
+    assert.equal(pkg("bunx --no pkg")?.installed, undefined);
+  });
 });

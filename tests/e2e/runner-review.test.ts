@@ -161,3 +161,48 @@ describe("package-runner-unpinned", () => {
     ]);
   });
 });
+
+describe("npx told not to install (npx --no)", () => {
+  test("runs what the project installed: no warning, no finding, no registry asked; outdated says so and upgrade refuses", () => {
+    const { ws, env } = project(PKG);
+    ws.write(
+      ".mcp.json",
+      JSON.stringify({ mcpServers: { dict: { command: "npx", args: ["--no", PKG] } } }),
+    );
+    ws.write("package.json", JSON.stringify({ name: "p", version: "1.0.0", private: true }));
+    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", `${PKG}@1.0.0`], {
+      cwd: ws.dir,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    });
+    assert.equal(install.status, 0, install.stderr);
+    const init = runCli(["init"], { cwd: ws.dir, env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.doesNotMatch(init.stderr, /not pinned/);
+    assert.doesNotMatch(init.stdout, /package-runner-unpinned/);
+    // The registry is now down: nothing may need it.
+    writeFileSync(join(env.HOME!, ".npmrc"), `registry=${down}\nupdate-notifier=false\n`);
+    const audit = runCli(["audit", "--json"], { cwd: ws.dir, env });
+    assert.equal(audit.code, 0, audit.stderr);
+    const rules = (JSON.parse(audit.stdout).servers[0].findings as { rule: string }[]).map(
+      (f) => f.rule,
+    );
+    assert.deepEqual(rules, []);
+    const outdated = runCli(["outdated", "--json"], { cwd: ws.dir, env });
+    assert.equal(outdated.code, 0, outdated.stdout + outdated.stderr);
+    assert.deepEqual(JSON.parse(outdated.stdout).servers, [
+      { name: "dict", status: "installed", package: PKG, runner: "npx", ecosystem: "npm" },
+    ]);
+    assert.match(
+      runCli(["outdated"], { cwd: ws.dir, env }).stdout,
+      new RegExp(
+        `^dict: ${PKG} not checked: npx is told not to install, so it runs only what is already installed`,
+      ),
+    );
+    const upgrade = runCli(["upgrade", "dict", "--to", "1.1.0"], { cwd: ws.dir, env });
+    assert.equal(upgrade.code, 2, upgrade.stdout + upgrade.stderr);
+    assert.match(upgrade.stderr, /npx is told not to install, so it runs the installed /);
+    // The server that ran is the installed one: verify reads it as pinned.
+    assert.equal(runCli(["verify"], { cwd: ws.dir, env }).code, 0);
+  });
+});

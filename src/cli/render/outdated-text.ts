@@ -23,6 +23,10 @@ export function renderOutdatedText(entries: readonly OutdatedEntry[]): string {
         return say(`${e.pkg.name} not checked: ${e.reason}`);
       case "unsupported":
         return say(`${e.pkg.name} not checked (${e.pkg.invocation}: ecosystem not supported yet)`);
+      case "installed":
+        return say(
+          `${e.pkg.name} not checked: ${e.pkg.invocation} is told not to install, so it runs only what is already installed (a dependency of the project pins its version)`,
+        );
       case "no-package":
         return say("no package runner, no version to check");
     }

@@ -217,7 +217,7 @@ export const RULES = {
   "package-runner-unpinned": {
     severity: "medium",
     title: "The server runs a package or image without an exact version",
-    help: "The server's command runs a package through a package runner without an exact version (`npx -y pkg`, `uvx pkg`, `pipx run pkg`) or an image without a tag or with `latest` (`docker run image`): each start runs whatever the registry offers then, so the code that runs can change with no change to the repository, and a release that changes one line of code reaches every machine at its next start. The finding names the version that would run now, asked of the registry the runner would ask (as `contractpin outdated` does), or why the registry could not be asked, and the `contractpin upgrade` command that pins it. The lock pins what the server says, not its code.",
+    help: "The server's command runs a package through a package runner without an exact version (`npx -y pkg`, `uvx pkg`, `pipx run pkg`) or an image without a tag or with `latest` (`docker run image`): each start runs whatever the registry offers then, so the code that runs can change with no change to the repository, and a release that changes one line of code reaches every machine at its next start. The finding names the version that would run now, asked of the registry the runner would ask (as `contractpin outdated` does), or why the registry could not be asked, and the `contractpin upgrade` command that pins it. npx or `npm exec` told not to install (`npx --no pkg`) runs only what is already installed, so it is not this finding. The lock pins what the server says, not its code.",
   },
   "server-unreachable": {
     severity: "high",

@@ -47,6 +47,21 @@ const PACKAGE_OPTIONS: Record<Ecosystem, Set<string>> = {
   docker: new Set(),
 };
 
+/**
+ * npx's and `npm exec`'s options that forbid an install. The command then
+ * runs only what is already there (the project's node_modules, a global
+ * install, a copy in npx's cache that is still the registry's current
+ * version) and otherwise fails to start: no start fetches new code.
+ */
+const NO_INSTALL: ReadonlySet<string> = new Set([
+  "--no",
+  "--no-install",
+  "--no-yes",
+  "--yes=false",
+]);
+/** The options that allow one (npm takes the last of the two kinds given). */
+const YES_INSTALL: ReadonlySet<string> = new Set(["-y", "--yes", "--yes=true"]);
+
 function findRunner(command: string[]): Runner | undefined {
   const exe = (command[0] ?? "")
     .split(/[\\/]/)
@@ -85,8 +100,10 @@ interface SpecAt {
  */
 export function runnerOptions(command: readonly string[]): string[] {
   const runner = findRunner([...command]);
-  if (runner === undefined) return [];
-  const { ecosystem, rest } = runner;
+  return runner === undefined ? [] : ownOptions(runner);
+}
+
+function ownOptions({ ecosystem, rest }: Runner): string[] {
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     if (arg === "--" || !arg.startsWith("-")) return rest.slice(0, i);
@@ -106,16 +123,31 @@ export function runnerOptions(command: readonly string[]): string[] {
  */
 export function npxPackages(command: readonly string[]): string[] | undefined {
   const runner = findRunner([...command]);
-  const words = runner?.invocation.split(" ") ?? [];
-  const exe = (words[0] ?? "")
+  if (runner === undefined || !isNpmExec(runner)) return undefined;
+  const specs = packageSpecs(runner).map((s) => s.spec);
+  return specs.length === 0 ? undefined : specs;
+}
+
+/** True for npx and `npm exec` (`npm x`), not for the other npm-registry runners. */
+function isNpmExec(runner: Runner): boolean {
+  const words = runner.invocation.split(" ");
+  const exe = words[0]!
     .split(/[\\/]/)
     .pop()!
     .toLowerCase()
     .replace(/\.(cmd|exe)$/, "");
-  const npm = exe === "npx" || (exe === "npm" && words.length === 2);
-  if (runner === undefined || !npm) return undefined;
-  const specs = packageSpecs(runner).map((s) => s.spec);
-  return specs.length === 0 ? undefined : specs;
+  return exe === "npx" || (exe === "npm" && words.length === 2);
+}
+
+/** True when npx or `npm exec` is told not to install (`--no`): it runs only what is installed. */
+function installsNothing(runner: Runner): boolean {
+  if (!isNpmExec(runner)) return false;
+  let installs = true;
+  for (const option of ownOptions(runner)) {
+    if (NO_INSTALL.has(option)) installs = false;
+    else if (YES_INSTALL.has(option)) installs = true;
+  }
+  return !installs;
 }
 
 /** The package (or image) specs a runner is asked to run. */
@@ -197,14 +229,15 @@ function example(runner: Runner, spec: string): string {
  * pinned version: npx, pnpm dlx, yarn dlx, bunx and npm exec without an exact
  * `@version` (or with `@latest`); uvx, uv tool run and pipx run without
  * `==version` (uvx also takes `@version`); docker and podman run with an image
- * that has no tag or `:latest`, and no `@sha256:` digest.
+ * that has no tag or `:latest`, and no `@sha256:` digest. None for npx or
+ * npm exec told not to install (`--no`): it runs what is installed.
  *
  * @param label who the warning is about, e.g. `.mcp.json: server github`.
  * @returns the warning, or undefined when the command is pinned or is not a package runner.
  */
 export function packageRunnerWarning(label: string, command: string[]): string | undefined {
   const runner = findRunner(command);
-  if (runner === undefined) return undefined;
+  if (runner === undefined || installsNothing(runner)) return undefined;
   for (const { spec } of packageSpecs(runner)) {
     const drift =
       runner.ecosystem === "npm"
@@ -242,6 +275,12 @@ export interface RunnerPackage {
   argIndex: number;
   /** The registry the runner is told to use (`--registry URL`), if any. */
   registry?: string;
+  /**
+   * Run with no exact version by npx or `npm exec` told not to install
+   * (`--no`): what runs is what is installed, whose version the project's
+   * own lockfile (or whoever installed it) pins, never a registry's newest.
+   */
+  installed?: true;
 }
 
 /**
@@ -268,8 +307,9 @@ export function runnerPackage(command: readonly string[]): RunnerPackage | undef
   switch (runner.ecosystem) {
     case "npm": {
       if (/^[./~]|:/.test(spec)) return undefined;
-      const version = npmDrift(spec) === undefined ? spec.slice(name.length + 1) : undefined;
-      return { ...base, name, ...(version === undefined ? {} : { version }) };
+      if (npmDrift(spec) === undefined)
+        return { ...base, name, version: spec.slice(name.length + 1) };
+      return { ...base, name, ...(installsNothing(runner) ? { installed: true as const } : {}) };
     }
     case "docker": {
       if (dockerDrift(spec) !== undefined) return { ...base, name };
