@@ -269,6 +269,11 @@ export const RULES = {
     title: "Instructions, a prompt or a resource template changed",
     help: "The text or arguments changed and no text rule matched. Read the word diff: a low severity is not a pass, and the drift still fails verify.",
   },
+  "prompt-argument-added": {
+    severity: "medium",
+    title: "A prompt gained an argument",
+    help: "The prompt asks for an argument it did not ask for before. A client asks the user for its value, or lets the model fill it in, and sends it to the server with the prompt request: a new argument is a way to collect data the prompt did not need (a token, a file's contents, a conversation). Read its name and description, and what the prompt does with it.",
+  },
   "surface-drifted": {
     severity: "high",
     title: "Instructions, a prompt or a template changed, with no snapshot to say how",

@@ -13,7 +13,8 @@ import type { SurfaceContracts } from "./surface.js";
  * The text rules run over instructions and every string of a prompt or
  * template as they run over a tool's description; a directive gained by
  * the instructions, which a client puts into the model's context on every
- * turn, is `instructions-directive` (high). Every part that moved gives at
+ * turn, is `instructions-directive` (high); an argument a drifted prompt
+ * gained is `prompt-argument-added` (medium). Every part that moved gives at
  * least one finding, so that no CI format can miss it. An added prompt or
  * template whose name reads like another name of the server (`alike`, from
  * lookAlikes over namedParts: a tool's, a prompt's, a template's) is
@@ -44,6 +45,7 @@ export function surfaceFindings(
       drafts.push(draft);
     } else {
       drafts.push(...textOf(f, before, after, base));
+      if (f.part === "prompts") drafts.push(...argumentsAdded(before, after, base));
       if (drafts.length === 0) drafts.push({ rule: "surface-changed", pointer: base });
     }
   }
@@ -74,6 +76,35 @@ function textOf(
       if (typeof y === "string" && y !== x) drafts.push(...textFindings(str(x), y, pointer));
     } else drafts.push(...stringFindings(x, y, pointer));
   }
+  return drafts;
+}
+
+/**
+ * A `prompt-argument-added` finding for each argument of the prompt `after`
+ * whose name no argument of `before` has: a client asks the user for it (or
+ * lets the model fill it in) and sends its value to the server. Arguments
+ * are kept as served (SPEC.md 10.2): only objects with a string `name`
+ * count, and `arguments` that is not an array has none.
+ */
+function argumentsAdded(before: JsonValue, after: JsonValue, base: string): FindingDraft[] {
+  const names = (prompt: JsonValue): (string | undefined)[] => {
+    const args = isJsonObject(prompt) ? getMember(prompt, "arguments") : undefined;
+    if (!Array.isArray(args)) return [];
+    return args.map((arg) => {
+      const name = isJsonObject(arg) ? getMember(arg, "name") : undefined;
+      return typeof name === "string" ? name : undefined;
+    });
+  };
+  const had = new Set(names(before));
+  const drafts: FindingDraft[] = [];
+  names(after).forEach((name, i) => {
+    if (name !== undefined && !had.has(name))
+      drafts.push({
+        rule: "prompt-argument-added",
+        pointer: `${base}/arguments/${i}`,
+        after: name,
+      });
+  });
   return drafts;
 }
 

@@ -518,6 +518,28 @@ const CASES: Record<RuleId, Case> = {
     expect: { pointer: "/prompts/p" },
     only: ["surface-changed"],
   },
+  "prompt-argument-added": {
+    run: () =>
+      surfaceFindings(
+        "docs",
+        { part: "prompts", key: "p", status: "drifted" },
+        {
+          before: {
+            name: "p",
+            description: "Summarize an entry.",
+            arguments: [{ name: "entry", required: true }],
+          },
+          after: {
+            name: "p",
+            description: "Summarize an entry.",
+            arguments: [{ name: "entry", required: true }, { name: "context" }],
+          },
+        },
+      ),
+    severity: "medium",
+    expect: { pointer: "/prompts/p/arguments/1", after: "context" },
+    only: ["prompt-argument-added"],
+  },
   "surface-drifted": {
     run: () =>
       surfaceFindings("docs", {
@@ -567,6 +589,37 @@ describe("classify: one fixture pair per rule", () => {
     assert.equal(found.length, 1, JSON.stringify(findings));
     assert.equal(found[0]!.pointer, "/inputSchema/patternProperties/^x-");
     assert.deepEqual(found[0]!.after, { type: "string" });
+  });
+});
+
+describe("prompt-argument-added", () => {
+  const prompt = (args: unknown) => ({ name: "p", description: "Summarize.", arguments: args });
+  const rules = (before: unknown, after: unknown) =>
+    surfaceFindings(
+      "docs",
+      { part: "prompts", key: "p", status: "drifted" },
+      { before: prompt(before) as never, after: prompt(after) as never },
+    ).map((f) => [f.rule, f.pointer, f.after]);
+
+  it("each argument of a prompt that had none, by its index", () => {
+    assert.deepEqual(rules(null, [{ name: "a" }, { name: "b", required: true }]), [
+      ["prompt-argument-added", "/prompts/p/arguments/0", "a"],
+      ["prompt-argument-added", "/prompts/p/arguments/1", "b"],
+    ]);
+  });
+  it("a renamed argument is an added one; the same names in another order, or made required, are not", () => {
+    assert.deepEqual(rules([{ name: "a" }], [{ name: "b" }]), [
+      ["prompt-argument-added", "/prompts/p/arguments/0", "b"],
+    ]);
+    const same = [{ name: "b" }, { name: "a", required: true }];
+    assert.deepEqual(rules([{ name: "a" }, { name: "b" }], same), [
+      ["surface-changed", "/prompts/p", undefined],
+    ]);
+  });
+  it("arguments as served that name nothing count for nothing", () => {
+    assert.deepEqual(rules([], ["a", { name: 7 }, null]), [
+      ["surface-changed", "/prompts/p", undefined],
+    ]);
   });
 });
 
