@@ -132,14 +132,46 @@ export const READ_HELP = `  --timeout SECONDS    give up on a server after this 
 /** Parses --timeout, --concurrency and --max-message-mib, and the context servers are read in. */
 export function readContext(
   lockPath: string,
-  values: {
-    timeout?: string;
-    concurrency?: string;
-    "max-message-mib"?: string;
-    "oauth-state-out"?: string;
-  },
+  values: ReadValues,
   io: Pick<Io, "err" | "signal">,
 ): { ctx: ReadContext; concurrency: number } {
+  const { timeoutMs, concurrency, maxMessageBytes, oauthStateOut } = readLimits(values);
+  const ctx: ReadContext = {
+    lockDir: dirname(resolve(lockPath)),
+    env: process.env,
+    timeoutMs,
+    maxMessageBytes,
+    // Warnings may quote a server's own text: one sanitised line each.
+    warn: warner(io),
+    // An http server's `auth` member (src/auth), passed into sources/; loaded
+    // only when an http server is read, so a file-only verify never loads it.
+    authorizer: async () => (await import("../auth/read-authorizer.js")).authorizeRead,
+  };
+  if (io.signal !== undefined) ctx.signal = io.signal;
+  if (oauthStateOut !== undefined) ctx.oauthStateOut = oauthStateOut;
+  return { ctx, concurrency };
+}
+
+/** The options of {@link READ_OPTIONS} and --concurrency, as given. */
+export interface ReadValues {
+  timeout?: string;
+  concurrency?: string;
+  "max-message-mib"?: string;
+  "oauth-state-out"?: string;
+}
+
+/**
+ * The limits of a read, checked: `--timeout`, `--concurrency`,
+ * `--max-message-mib` and `--oauth-state-out` (absolute). Pure.
+ *
+ * @throws ContractpinError USAGE for a value out of range
+ */
+export function readLimits(values: ReadValues): {
+  timeoutMs: number;
+  concurrency: number;
+  maxMessageBytes: number;
+  oauthStateOut?: string;
+} {
   const seconds = Number(values.timeout ?? "30");
   // Timers count whole milliseconds, up to 2^31 - 1 (about 24 days).
   if (!(seconds > 0) || !Number.isFinite(seconds) || seconds * 1000 > 2 ** 31 - 1) {
@@ -163,24 +195,15 @@ export function readContext(
       `--max-message-mib takes a whole number from 1 to ${MAX_MESSAGE_MIB}, not '${mib}'`,
     );
   }
-  const ctx: ReadContext = {
-    lockDir: dirname(resolve(lockPath)),
-    env: process.env,
+  const limits = {
     timeoutMs: Math.ceil(seconds * 1000),
+    concurrency,
     maxMessageBytes: maxMessageMib * MIB,
-    // Warnings may quote a server's own text: one sanitised line each.
-    warn: warner(io),
-    // An http server's `auth` member (src/auth), passed into sources/; loaded
-    // only when an http server is read, so a file-only verify never loads it.
-    authorizer: async () => (await import("../auth/read-authorizer.js")).authorizeRead,
   };
-  if (io.signal !== undefined) ctx.signal = io.signal;
   const stateOut = values["oauth-state-out"];
-  if (stateOut !== undefined) {
-    if (stateOut === "") throw new ContractpinError("USAGE", "--oauth-state-out takes a file path");
-    ctx.oauthStateOut = resolve(stateOut);
-  }
-  return { ctx, concurrency };
+  if (stateOut === undefined) return limits;
+  if (stateOut === "") throw new ContractpinError("USAGE", "--oauth-state-out takes a file path");
+  return { ...limits, oauthStateOut: resolve(stateOut) };
 }
 
 /** Checks that every named server is in the lock; an unknown name is exit 2. */

@@ -2,7 +2,7 @@ import { ContractpinError } from "../core/errors.js";
 import { severityNamed, type Severity } from "../core/findings/rules.js";
 import type { OnDrift } from "../guard/policy/guard-types.js";
 import { parseCommandArgs } from "./args.js";
-import { LOCK_OPTIONS, READ_OPTIONS } from "./common.js";
+import { LOCK_OPTIONS, READ_OPTIONS, readLimits } from "./common.js";
 
 /** What `contractpin guard` takes on its command line. */
 const OPTIONS = {
@@ -61,6 +61,7 @@ export function guardArgs(args: string[]): GuardArgs {
       "--listen-any needs --listen HOST:PORT (see 'contractpin guard --help')",
     );
   }
+  readLimits(values); // --timeout, --max-message-mib, --oauth-state-out
   return { name, onDrift, values };
 }
 

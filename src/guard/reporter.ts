@@ -69,13 +69,19 @@ export function makeReporter(err: (line: string) => void, logFile?: string): Rep
  * rule of src/io/write-target.ts): its lines hold a server's text, and a
  * checkout could commit the file as a link to a shell profile. O_NOFOLLOW
  * closes the gap between that check and the open (where the system has it).
+ * O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) rather than waited on
+ * with the whole process blocked, deaf to Ctrl-C.
  */
 function openLog(path: string): number {
   refuseLinks(path, checkoutBases(), "the guard's log");
   try {
     return openSync(
       path,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      constants.O_WRONLY |
+        constants.O_APPEND |
+        constants.O_CREAT |
+        (constants.O_NOFOLLOW ?? 0) |
+        (constants.O_NONBLOCK ?? 0),
       0o644,
     );
   } catch (err) {

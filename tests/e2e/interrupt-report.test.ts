@@ -50,7 +50,8 @@ describe("an interrupt delivered twice, as through npx", () => {
   // interrupt: contractpin still ends its servers and says why, exit 2. The
   // server ignores SIGTERM, so that ending it takes a second (then SIGKILL):
   // the repeat arrives while contractpin is ending it.
-  it("SIGINT, and SIGINT again 100 ms later: exit 2, one line, no UNREACHABLE, the server ended", async () => {
+  /** A verify of a server that ignores SIGTERM and hangs, once it has started: the run and its pid. */
+  async function hangingVerify(): Promise<{ run: ReturnType<typeof startCli>; pid: number }> {
     const ws = new Workspace();
     ws.dump(
       "tools.json",
@@ -75,6 +76,11 @@ describe("an interrupt delivered twice, as through npx", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 300));
+    return { run, pid: Number(ws.read("state.pid")) };
+  }
+
+  it("SIGINT, and SIGINT again 100 ms later: exit 2, one line, no UNREACHABLE, the server ended", async () => {
+    const { run, pid } = await hangingVerify();
     run.child.kill("SIGINT");
     await new Promise((r) => setTimeout(r, 100));
     run.child.kill("SIGINT");
@@ -82,6 +88,17 @@ describe("an interrupt delivered twice, as through npx", () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.equal(r.stdout, "");
     assert.equal(r.stderr, "contractpin: interrupted by SIGINT\n");
-    assert.ok(await ended(Number(ws.read("state.pid"))), "the server was ended");
+    assert.ok(await ended(pid), "the server was ended");
+  });
+
+  it("a second SIGINT (after 500 ms) exits at once, and still leaves no server behind", async () => {
+    const { run, pid } = await hangingVerify();
+    run.child.kill("SIGINT");
+    // The server ignores the SIGTERM sent 300 ms after its stdin closed: it is being ended.
+    await new Promise((r) => setTimeout(r, 700));
+    run.child.kill("SIGINT");
+    const r = await run.done;
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.ok(await ended(pid), "the server outlived contractpin");
   });
 });

@@ -2,6 +2,7 @@
 // the launcher starts a guarded stdio server before it loads the CLI bundle,
 // and the guard takes that process over only when it would start the very
 // same one from the lock it validated; a server nobody takes is ended.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -10,6 +11,7 @@ import { prepareEarlyStart, startEarly } from "../../src/cli/early-start.js";
 import {
   discardEarlyServer,
   earlyLockRead,
+  earlyServersEnded,
   offerEarlyStart,
   takeEarlyServer,
 } from "../../src/guard/faces/early-server.js";
@@ -132,19 +134,57 @@ describe("the launcher starts a guarded stdio server early", () => {
     assert.deepEqual(starts(dir), []);
   });
 
-  it("a server started for arguments the guard refuses only later (--timeout) is ended with the guard", async () => {
+  for (const [option, value, message] of [
+    ["--timeout", "soon", /--timeout takes a positive number of seconds, not 'soon'/],
+    ["--max-message-mib", "0", /--max-message-mib takes a whole number from 1 to/],
+    ["--oauth-state-out", "", /--oauth-state-out takes a file path/],
+  ] as const) {
+    it(`starts nothing for ${option} ${JSON.stringify(value)}, which the guard refuses`, async () => {
+      const { dir, lock } = countedSetup();
+      const order = orderHook(dir);
+      const client = new RawClient(["fake", "--lock", lock, `${option}=${value}`], order.env);
+      assert.equal((await client.close()).code, 2);
+      assert.match(client.stderr, message);
+      assert.deepEqual(order.pids(), []);
+      assert.deepEqual(starts(dir), []);
+    });
+  }
+
+  it("a server started for a guard that fails later (its --log cannot be opened) is ended politely before the guard exits", async () => {
     const { dir, lock } = fakeSetup();
-    // A server that runs on when its stdin closes: only its group's end stops it.
+    // A server that runs on when its stdin closes, and says when it is asked to end.
+    const ends = join(dir, "ends.log");
     const pinned = JSON.parse(readFileSync(lock, "utf8"));
-    pinned.servers.fake.command = [process.execPath, "-e", "setInterval(() => {}, 1000)"];
+    pinned.servers.fake.command = [
+      process.execPath,
+      "-e",
+      `const fs = require("node:fs");
+       process.on("SIGTERM", () => { fs.appendFileSync(${JSON.stringify(ends)}, "SIGTERM\\n"); process.exit(0); });
+       setInterval(() => {}, 1000);`,
+    ];
     writeFileSync(lock, JSON.stringify(pinned));
     const order = orderHook(dir);
-    const client = new RawClient(["fake", "--lock", lock, "--timeout", "soon"], order.env);
+    const log = join(dir, "missing", "guard.jsonl");
+    const client = new RawClient(["fake", "--lock", lock, "--log", log], order.env);
     assert.equal((await client.close()).code, 2);
-    assert.match(client.stderr, /--timeout takes a positive number of seconds, not 'soon'/);
+    assert.match(client.stderr, /--log .*: cannot open the file: ENOENT/);
     const [pid] = order.pids();
     assert.ok(pid !== undefined && pid > 0, "the launcher started the server");
-    await eventually(() => !isRunning(pid), "the early server was ended with the guard");
+    // Ended before the guard exited, by SIGTERM (a package runner tidies its cache on it), not killed at exit.
+    assert.equal(isRunning(pid), false, "the server outlived the guard");
+    assert.equal(readFileSync(ends, "utf8"), "SIGTERM\n");
+  });
+
+  it("a --log that is a FIFO nobody reads is refused, not waited on", async () => {
+    const { dir, lock } = countedSetup();
+    const fifo = join(dir, "fifo");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+    const client = new RawClient(["fake", "--lock", lock, "--log", fifo]);
+    assert.equal((await client.close()).code, 2);
+    assert.match(client.stderr, /--log .*fifo: cannot open the file: ENXIO/);
+    const started = starts(dir);
+    assert.equal(started.length, 1);
+    assert.equal(isRunning(started[0]!), false, "the server outlived the guard");
   });
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
@@ -207,7 +247,8 @@ describe("the guard takes a server started early only for the same spawn spec", 
     const early = spawnServer(sleeper("a"));
     offerEarlyStart(NO_LOCK, early);
     assert.equal(takeEarlyServer(sleeper("b")), undefined);
-    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
+    // Ended as any server is: stdin closed, then SIGTERM to its group (it ignores the former).
+    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGTERM" });
   });
 
   it("hands over one started from the same spec, once", async () => {
@@ -226,7 +267,26 @@ describe("the guard takes a server started early only for the same spawn spec", 
     const early = spawnServer(sleeper("a"));
     offerEarlyStart(NO_LOCK, early);
     discardEarlyServer();
-    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGKILL" });
+    assert.deepEqual(await exitOf(early), { code: null, signal: "SIGTERM" });
+  });
+
+  it("a package runner nobody takes is given its grace to tidy up, and the guard waits for its end", async () => {
+    // A stand-in for npx that takes two seconds to tidy its cache on SIGTERM.
+    const bin = tempDir();
+    const npx = join(bin, "npx");
+    const log = join(bin, "npx.log");
+    writeFileSync(
+      npx,
+      `#!/bin/sh\ntrap 'echo TERM >> "${log}"; sleep 2; echo tidied >> "${log}"; exit 0' TERM\n` +
+        `while :; do sleep 0.1; done\n`,
+      { mode: 0o755 },
+    );
+    const early = spawnServer({ command: npx, args: [], env: {}, cwd: bin });
+    assert.equal(await early.started, undefined);
+    offerEarlyStart(NO_LOCK, early);
+    await earlyServersEnded();
+    assert.equal(readFileSync(log, "utf8"), "TERM\ntidied\n");
+    assert.equal(isRunning(early.child.pid!), false);
   });
 
   it("a lock that names another command by the time the guard reads it: the early one is ended, the lock's one relayed", async () => {

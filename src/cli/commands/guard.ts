@@ -1,3 +1,4 @@
+import { earlyServersEnded } from "../../guard/faces/early-server.js";
 import { runGuard, type GuardOptions } from "../../guard/serve.js";
 import { LOCK_HELP, lockPath, readContext } from "../common.js";
 import type { Io } from "../io.js";
@@ -102,6 +103,16 @@ Examples:
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
+  try {
+    return await guard(args, io);
+  } finally {
+    // A server the launcher started that the guard did not take (it refused
+    // its arguments, could not open its log) is ended now, not at exit.
+    await earlyServersEnded();
+  }
+}
+
+async function guard(args: string[], io: Io): Promise<number> {
   const { name, onDrift, values } = guardArgs(args);
   // Loaded only for --listen: a stdio guard's client waits for its start (docs/guard.md#start-up).
   const listen =

@@ -1,11 +1,7 @@
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { JsonValue } from "../../core/json/json-value.js";
-import {
-  killServerGroup,
-  type SpawnedServer,
-  type SpawnSpec,
-} from "../../sources/live/spawn-server.js";
+import { endServer, type SpawnedServer, type SpawnSpec } from "../../sources/live/spawn-server.js";
 
 /**
  * Where the launcher's early start (src/cli/early-start.ts, a bundle of its
@@ -28,6 +24,8 @@ interface Slot {
   server: SpawnedServer | undefined;
   /** The lock it was started from, until the guard takes it. */
   lock: EarlyLockRead | undefined;
+  /** Servers started early that nobody took, while they are being ended: when each has. */
+  ending: Map<SpawnedServer, Promise<void>>;
 }
 
 /** What the early start left, if it ran in this process. */
@@ -45,17 +43,25 @@ function claim(): SpawnedServer | undefined {
 
 /**
  * Leaves what the early start did for the guard to take: the lock it read,
- * and the server it started, if it did. A server nobody takes is ended with
- * the process (a usage error, a lock that names no such server), so that no
- * server outlives the guard that started it.
+ * and the server it started, if it did. A server nobody takes is ended by
+ * {@link earlyServersEnded}, or at the latest killed with its group when the
+ * process exits (spawnServer), so that no server outlives the guard.
  */
 export function offerEarlyStart(lock: EarlyLockRead, server?: SpawnedServer): void {
-  const offered: Slot = { server, lock };
-  (globalThis as { [SLOT]?: Slot })[SLOT] = offered;
-  if (server === undefined) return;
-  process.once("exit", () => {
-    if (offered.server !== undefined) killServerGroup(offered.server);
-  });
+  (globalThis as { [SLOT]?: Slot })[SLOT] = { server, lock, ending: new Map() };
+}
+
+/**
+ * Ends a server started early that nobody takes, as a server is ended
+ * (endServer: stdin closed, SIGTERM, SIGKILL after a grace; a package runner
+ * killed mid-download leaves npm's folder locked), in the background;
+ * {@link earlyServersEnded} waits for it.
+ */
+function end(offered: Slot, server: SpawnedServer): void {
+  offered.ending.set(
+    server,
+    endServer(server).finally(() => offered.ending.delete(server)),
+  );
 }
 
 /**
@@ -75,21 +81,34 @@ export function earlyLockRead(path: string): EarlyLockRead | undefined {
  * The server the launcher started, for the guard to take over, when it was
  * started from exactly `spec` (the command, arguments, environment and
  * working directory the guard computed from the lock it validated); else
- * undefined, and a server started from anything else is ended at once (the
- * lock changed in between, say). Only the first call can take it.
+ * undefined, and a server started from anything else is ended (the lock
+ * changed in between, say). Only the first call can take it.
  */
 export function takeEarlyServer(spec: SpawnSpec): SpawnedServer | undefined {
   const server = claim();
   if (server === undefined || isDeepStrictEqual(server.spec, spec)) return server;
-  killServerGroup(server);
+  end(offeredSlot()!, server);
   return undefined;
 }
 
 /**
- * Ends a server the launcher started that the guard does not take: its lock
- * could not be read, or the server is not one it starts from a spec.
+ * Ends a server the launcher started that the guard does not take (its lock
+ * could not be read, the server is not one it starts from a spec), in the
+ * background.
  */
 export function discardEarlyServer(): void {
   const server = claim();
-  if (server !== undefined) killServerGroup(server);
+  if (server !== undefined) end(offeredSlot()!, server);
+}
+
+/**
+ * Ends a server the launcher started that nobody took (the guard refused its
+ * arguments or could not open its log, say), and resolves once every such
+ * server has ended: the guard then exits at once, leaving none behind.
+ */
+export async function earlyServersEnded(): Promise<void> {
+  discardEarlyServer();
+  const offered = offeredSlot();
+  while (offered !== undefined && offered.ending.size > 0)
+    await Promise.all(offered.ending.values());
 }

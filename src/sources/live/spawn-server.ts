@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { within } from "../../io/timers.js";
+import { isPackageRunner } from "./runner-hint.js";
 
 /** What to spawn: argv, environment and working directory, already expanded. */
 export interface SpawnSpec {
@@ -29,6 +31,8 @@ export interface SpawnedServer {
   readonly started: Promise<Error | undefined>;
   /** How it exited; never settles for a process that could not be started. */
   readonly exit: Promise<ExitStatus>;
+  /** Settles once it has exited, or could not be started. */
+  readonly gone: Promise<void>;
   /** What it writes to stdout and stderr, each held until handed to its reader. */
   readonly stdout: Intake;
   readonly stderr: Intake;
@@ -80,10 +84,25 @@ export class Intake {
   }
 }
 
+/** The servers started in this process that have not exited yet. */
+const running = new Set<SpawnedServer>();
+
+/**
+ * Kills the process group of every server still running when this process
+ * exits. A server is in a group of its own, so no signal that ends
+ * contractpin reaches it, and one that ignores the end of its stdin would
+ * outlive a process.exit() that skipped its polite end (a second Ctrl-C, an
+ * uncaught exception): none may outlive contractpin.
+ */
+function killRunningAtExit(): void {
+  for (const server of running) signalGroup(server, "SIGKILL");
+}
+
 /**
  * Starts a stdio server by `spec`, in its own process group (setsid), so that
  * the whole group, grandchildren included, can be ended; its stdin, stdout
  * and stderr are pipes, and what it writes waits in them until it is read.
+ * A server still running when this process exits is killed with its group.
  */
 export function spawnServer(spec: SpawnSpec): SpawnedServer {
   const child = spawn(spec.command, spec.args, {
@@ -104,14 +123,26 @@ export function spawnServer(spec: SpawnSpec): SpawnedServer {
   const exit = new Promise<ExitStatus>((done) => {
     child.once("exit", (code, signal) => done({ code, signal }));
   });
-  return {
+  const gone = new Promise<void>((done) => {
+    void exit.then(() => done());
+    void started.then((err) => err !== undefined && done());
+  });
+  const server: SpawnedServer = {
     spec,
     child,
     started,
     exit,
+    gone,
     stdout: new Intake(child.stdout!),
     stderr: new Intake(child.stderr!),
   };
+  if (running.size === 0) process.once("exit", killRunningAtExit);
+  running.add(server);
+  void gone.then(() => {
+    running.delete(server);
+    if (running.size === 0) process.removeListener("exit", killRunningAtExit);
+  });
+  return server;
 }
 
 /**
@@ -130,7 +161,44 @@ export function signalGroup(server: SpawnedServer, signal: NodeJS.Signals): bool
   return true;
 }
 
-/** Ends the process group of a server nobody took over, at once (it was told nothing yet). */
-export function killServerGroup(server: SpawnedServer): void {
-  signalGroup(server, "SIGKILL");
+/** How long a package runner is given to end on SIGTERM before SIGKILL (it returns sooner when it does). */
+const RUNNER_GRACE_MS = 5000;
+
+/**
+ * Ends a started server: stdin closed (the polite MCP shutdown), then SIGTERM
+ * to its process group, then SIGKILL (after 1 s; a package runner gets 5 s),
+ * then SIGKILL to the group once more for any process the server left
+ * behind, and its pipes dropped (nothing more is read from a server being
+ * ended). Resolves when it has exited (or 2 s after the last signal).
+ * `signalled` is told before each signal is sent.
+ */
+export async function endServer(
+  server: SpawnedServer,
+  signalled: () => void = () => undefined,
+): Promise<void> {
+  const { child } = server;
+  const exitsWithin = async (ms: number) =>
+    (await within(
+      server.gone.then(() => true),
+      ms,
+    )) === true;
+  const signal = (name: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    signalled();
+    signalGroup(server, name);
+  };
+  child.stdin?.end();
+  if (!(await exitsWithin(300))) {
+    signal("SIGTERM");
+    // A package runner in the middle of a download ends on SIGTERM by
+    // tidying its cache (npm releases its install folder's lock): killed
+    // before it has, the folder is left locked or half-written.
+    const grace = isPackageRunner(server.spec.command) ? RUNNER_GRACE_MS : 1000;
+    if (!(await exitsWithin(grace))) signal("SIGKILL");
+  }
+  signal("SIGKILL");
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.stdin?.destroy();
+  await exitsWithin(2000);
 }

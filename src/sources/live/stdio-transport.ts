@@ -2,13 +2,12 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { RawLog } from "./raw-log.js";
 import { within } from "../../io/timers.js";
 import {
-  signalGroup,
+  endServer,
   spawnServer,
   type ExitStatus,
   type SpawnedServer,
   type SpawnSpec,
 } from "./spawn-server.js";
-import { isPackageRunner } from "./runner-hint.js";
 import { StderrTail } from "./stderr-tail.js";
 
 /** What the transport hands each stdout line to: the RawLog of a read, or the guard's relay. */
@@ -229,45 +228,15 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Ends the server: stdin closed (the polite MCP shutdown), then SIGTERM to its
-   * process group, then SIGKILL (after 1 s; a package runner gets 5 s); then SIGKILL to the group once more for any
-   * process the server left behind. Resolves when the server has exited.
+   * Ends the server as endServer does (stdin closed, then SIGTERM to its
+   * process group, then SIGKILL). Resolves when the server has exited.
    */
   async close(): Promise<void> {
-    const child = this.server?.child;
-    if (child === undefined) return;
+    const server = this.server;
+    if (server === undefined) return;
     this.closing = true;
-    child.stdin?.end();
-    if (!(await this.exitsWithin(300))) {
-      this.signalGroup("SIGTERM");
-      // A package runner in the middle of a download ends on SIGTERM by
-      // tidying its cache (npm releases its install folder's lock): killed
-      // before it has, the folder is left locked or half-written.
-      const grace = isPackageRunner(this.spec.command) ? RUNNER_GRACE_MS : 1000;
-      if (!(await this.exitsWithin(grace))) this.signalGroup("SIGKILL");
-    }
-    this.signalGroup("SIGKILL");
-    // The pipes are ours to drop: nothing more is read from a server being ended.
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    child.stdin?.destroy();
-    await this.exitsWithin(2000);
+    await endServer(server, () => (this.signalled = true));
     this.finish();
-  }
-
-  private exitsWithin(ms: number): Promise<boolean> {
-    if (this.hasExited) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.exited.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    if (this.server !== undefined && signalGroup(this.server, signal)) this.signalled = true;
   }
 
   private finish(): void {
@@ -277,6 +246,3 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 }
-
-/** How long a package runner is given to end on SIGTERM before SIGKILL (it returns sooner when it does). */
-const RUNNER_GRACE_MS = 5000;
