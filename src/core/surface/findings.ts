@@ -3,7 +3,7 @@ import type { NamedPart } from "../findings/name-skeleton.js";
 import { stringFindings, textFindings } from "../findings/text-checks.js";
 import { getMember, isJsonObject, type JsonValue } from "../json/json-value.js";
 import { partPointer, type SurfaceExplained, type SurfaceFinding } from "../contract/compare.js";
-import { kindById } from "../contract/kinds.js";
+import { kindById, PROMPTS } from "../contract/kinds.js";
 import type { SurfaceContracts } from "./surface.js";
 
 /**
@@ -45,7 +45,7 @@ export function surfaceFindings(
       drafts.push(draft);
     } else {
       drafts.push(...textOf(f, before, after, base));
-      if (f.part === "prompts") drafts.push(...argumentsAdded(before, after, base));
+      if (f.part === PROMPTS.id) drafts.push(...argumentsAdded(before, after, base));
       if (drafts.length === 0) drafts.push({ rule: "surface-changed", pointer: base });
     }
   }
