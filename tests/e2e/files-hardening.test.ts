@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { atEnd } from "../helpers/cleanup.js";
-import { oneLine, runCli, startCli, type CliResult } from "../helpers/cli.js";
+import { interruptible, oneLine, runCli, startCli, type CliResult } from "../helpers/cli.js";
 import { alive, ended } from "../helpers/servers.js";
 import { baseTools, Workspace } from "../helpers/workspace.js";
 
@@ -215,7 +215,8 @@ describe("the lock's write guard", () => {
     const before = ws.read();
     ws.write(GUARD, `${process.pid}\n`);
     const remove = start(["remove", "a"], ws.dir);
-    await new Promise((r) => setTimeout(r, 500));
+    await interruptible(remove.child.pid!);
+    await new Promise((r) => setTimeout(r, 500)); // waiting for the guard
     remove.child.kill("SIGINT");
     const r = await remove.done;
     assert.equal(r.code, 2, r.stderr);

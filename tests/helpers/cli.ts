@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { killAtEnd } from "./cleanup.js";
 
@@ -91,4 +92,24 @@ export function startCli(
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { child, done };
+}
+
+/**
+ * Resolves once the CLI running as `pid` has installed its interrupt
+ * handlers, up to 20 s: a Ctrl-C sent before then ends it by Node's default
+ * instead, which a test that interrupts a run after a fixed delay meets on a
+ * loaded machine. main.ts installs them for every interrupt at once, SIGHUP
+ * among them, which Node.js does not catch by itself (it does catch SIGINT
+ * and SIGTERM from its start, to restore the terminal): so SIGHUP's bit of
+ * the process's SigCgt mask (Linux, /proc) says that they are there.
+ */
+export async function interruptible(pid: number): Promise<void> {
+  const bit = 1n << 0n; // SIGHUP, signal 1
+  for (let i = 0; i < 400; i++) {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    if (caught !== undefined && (BigInt(`0x${caught}`) & bit) !== 0n) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`process ${pid} never installed its interrupt handlers`);
 }
