@@ -145,8 +145,13 @@ for (const signal of INTERRUPTS) {
   process.on(signal, () => {
     const now = process.hrtime.bigint();
     if (interruptedAt !== undefined && now - interruptedAt < BigInt(REPEAT_MS) * 1_000_000n) return;
-    // A second signal, or one after the work is done, ends the process at once.
-    if (interrupt.signal.aborted || settled) process.exit(process.exitCode ?? EXIT.ERROR);
+    // One after the work is done, or a second signal, ends the process at once
+    // (a server not yet ended is killed with its group: spawn-server.ts).
+    if (settled) process.exit(process.exitCode ?? EXIT.ERROR);
+    if (interrupt.signal.aborted) {
+      process.stderr.write(`contractpin: interrupted again by ${signal}: exiting at once\n`);
+      process.exit(EXIT.ERROR);
+    }
     interruptedAt = now;
     interrupt.abort(new ContractpinError("INTERRUPTED", `interrupted by ${signal}`));
   });

@@ -99,6 +99,7 @@ describe("an interrupt delivered twice, as through npx", () => {
     run.child.kill("SIGINT");
     const r = await run.done;
     assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr, "contractpin: interrupted again by SIGINT: exiting at once\n");
     assert.ok(await ended(pid), "the server outlived contractpin");
   });
 });
