@@ -24,7 +24,7 @@ export async function runnerFindings(
 ): Promise<Map<string, Finding>> {
   const unpinned = names.filter((name) => {
     const pkg = serverPackage(servers[name]!);
-    return pkg !== undefined && pkg.version === undefined && pkg.installed === undefined;
+    return pkg !== undefined && pkg.version === undefined;
   });
   const found = new Map<string, Finding>();
   if (unpinned.length === 0) return found;

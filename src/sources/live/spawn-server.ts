@@ -147,18 +147,17 @@ export function spawnServer(spec: SpawnSpec): SpawnedServer {
 
 /**
  * Sends `signal` to a started server's whole process group (grandchildren
- * included); false when it never started (no pid). A group already gone is
- * no error.
+ * included); nothing for one that never started (no pid). A group already
+ * gone is no error.
  */
-export function signalGroup(server: SpawnedServer, signal: NodeJS.Signals): boolean {
+function signalGroup(server: SpawnedServer, signal: NodeJS.Signals): void {
   const pid = server.child.pid;
-  if (pid === undefined) return false;
+  if (pid === undefined) return;
   try {
     process.kill(-pid, signal);
   } catch {
     // ESRCH: the group is already gone.
   }
-  return true;
 }
 
 /** How long a package runner is given to end on SIGTERM before SIGKILL (it returns sooner when it does). */

@@ -38,14 +38,12 @@ export class StdioTransport implements Transport {
 
   readonly stderrTail = new StderrTail();
   private server: SpawnedServer | undefined;
-  private exited: Promise<void> = Promise.resolve();
   private chunks: Buffer[] = [];
   private pendingBytes = 0;
   // The rest of a line already refused as too large, up to its newline, is no line.
   private discarding = false;
   private closed = false;
   private closing = false;
-  private hasExited = false;
   private spawnFailed = false;
   private ended: ExitStatus | undefined;
   private endedWhileClosing: ExitStatus | undefined;
@@ -84,14 +82,6 @@ export class StdioTransport implements Transport {
     const failure = server.started.then((err) => {
       if (err !== undefined) this.spawnFailed = true;
       return err;
-    });
-    this.exited = new Promise((done) => {
-      const end = () => {
-        this.hasExited = true;
-        done();
-      };
-      void server.exit.then(end);
-      void failure.then((err) => err !== undefined && end()); // a command that could not be started never exits
     });
     void server.exit.then((status) => {
       if (!this.closing) this.ended = status;
@@ -170,8 +160,9 @@ export class StdioTransport implements Transport {
    * that close() caused is undefined here.
    */
   async exitAfterBrokenPipe(ms: number): Promise<ExitStatus | undefined> {
-    if (this.ended === undefined && !this.spawnFailed && !this.hasExited)
-      await within(this.exited, ms);
+    // server.gone settles on the exit (or a failed start) after `ended` is set.
+    if (this.ended === undefined && !this.spawnFailed && this.server !== undefined)
+      await within(this.server.gone, ms);
     return this.ended ?? this.endedWhileClosing;
   }
 
