@@ -224,6 +224,32 @@ describe("the launcher starts a guarded stdio server early", () => {
   });
 });
 
+/**
+ * The guard's upstream for server `fake` of `lock` (openUpstream, as the
+ * guard opens it), with every message it relays and every failure it reports.
+ */
+async function openRecorded(lock: string, dir: string) {
+  const messages: string[] = [];
+  const failures: string[] = [];
+  const upstream = await openUpstream(new LockState(lock, "fake"), {
+    server: "fake",
+    ctx: {
+      env: process.env,
+      lockDir: dir,
+      timeoutMs: 5000,
+      maxMessageBytes: 1 << 20,
+      warn: () => undefined,
+    },
+    say: () => undefined,
+    tail: () => undefined,
+    setRedact: () => undefined,
+    message: (bytes) => messages.push(Buffer.from(bytes).toString()),
+    fail: (message) => failures.push(message),
+    ended: () => undefined,
+  });
+  return { upstream, messages, failures };
+}
+
 /** A lock read that no guard asks for. */
 const NO_LOCK = {
   path: "/nonexistent/contractpin.lock",
@@ -300,24 +326,7 @@ describe("the guard takes a server started early only for the same spawn spec", 
       lock,
       text.replace(JSON.stringify(join(dir, "counted-server.mjs")), JSON.stringify(FAKE)),
     );
-    const messages: string[] = [];
-    const failures: string[] = [];
-    const upstream = await openUpstream(new LockState(lock, "fake"), {
-      server: "fake",
-      ctx: {
-        env: process.env,
-        lockDir: dir,
-        timeoutMs: 5000,
-        maxMessageBytes: 1 << 20,
-        warn: () => undefined,
-      },
-      say: () => undefined,
-      tail: () => undefined,
-      setRedact: () => undefined,
-      message: (bytes) => messages.push(Buffer.from(bytes).toString()),
-      fail: (message) => failures.push(message),
-      ended: () => undefined,
-    });
+    const { upstream, messages, failures } = await openRecorded(lock, dir);
     assert.deepEqual(failures, []);
     assert.ok(upstream !== undefined);
     await eventually(() => !isRunning(first!), "the early server was ended");
@@ -349,24 +358,7 @@ describe("what a server started early wrote before the guard took it over", () =
     const server = spawnServer(early.spec!);
     await eventually(() => existsSync(join(dir, "written")), "the server wrote its line");
     offerEarlyStart(early.lock, server);
-    const messages: string[] = [];
-    const failures: string[] = [];
-    const upstream = await openUpstream(new LockState(lock, "fake"), {
-      server: "fake",
-      ctx: {
-        env: process.env,
-        lockDir: dir,
-        timeoutMs: 5000,
-        maxMessageBytes: 1 << 20,
-        warn: () => undefined,
-      },
-      say: () => undefined,
-      tail: () => undefined,
-      setRedact: () => undefined,
-      message: (bytes) => messages.push(Buffer.from(bytes).toString()),
-      fail: (message) => failures.push(message),
-      ended: () => undefined,
-    });
+    const { upstream, messages, failures } = await openRecorded(lock, dir);
     assert.equal(upstream, undefined);
     assert.equal(failures.length, 1);
     assert.match(failures[0]!, /lock is corrupt/);
